@@ -1,0 +1,54 @@
+# gst-octopus: `make test` and `make demo` install missing Debian packages,
+# configure meson build dirs, build, and run.
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+
+# Sanitizer runs: leaks and undefined behaviour fail the test.
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+          UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+.PHONY: all deps build build-asan test demo bench fuzz clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+$(ASAN_BUILD)/build.ninja:
+	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+build-asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+
+# Unit tests in the normal build, then again under ASan+UBSan.
+test: build build-asan
+	$(SAN_ENV) scripts/run-tests.sh $(BUILD) $(ASAN_BUILD)
+
+demo: build
+	$(BUILD)/bench/octo-bench-engine
+
+bench: build
+	$(BUILD)/bench/octo-bench-engine
+
+# libFuzzer targets (clang), each run FUZZ_SECONDS on a copy of its corpus.
+fuzz: deps
+	test -f $(FUZZ_BUILD)/build.ninja || CC=clang CXX=clang++ meson setup \
+	  $(FUZZ_BUILD) -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C $(FUZZ_BUILD)
+	for t in $$(ls tests/fuzz/corpus); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t && cp -n tests/fuzz/corpus/$$t/* $(FUZZ_BUILD)/corpus/$$t/; \
+	  $(FUZZ_BUILD)/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -print_final_stats=1 $(FUZZ_BUILD)/corpus/$$t || exit 1; \
+	done
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

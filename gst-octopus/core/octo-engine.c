@@ -1,0 +1,666 @@
+/* The Octopus dropping engine; the rules are listed in octo-engine.h and
+ * DESIGN.md.  Storage is a ring of packet descriptors; messages and streams
+ * are small records the descriptors point to, so the per-packet work is a
+ * cached lookup and a few counters. */
+#include "octo-engine.h"
+#include "octo-rate.h"
+
+#include <string.h>
+
+/* Idle message records (no packet queued, last packet not seen yet) kept per
+ * stream, so a message's later packets still meet its decision. */
+#define MAX_IDLE_MESSAGES 32
+
+typedef enum {
+  MSG_UNDECIDED = 0,
+  MSG_COMMITTED,
+  MSG_DROPPED,
+} MessageState;
+
+typedef struct _Stream Stream;
+typedef struct _Message Message;
+
+struct _Message {
+  Stream *stream;
+  Message *prev, *next;         /* the stream's open messages, arrival order */
+  OctoTime head_time;           /* when this queue saw its first packet */
+  guint32 msg_id;
+  guint32 queued;               /* its packets in the ring, alive */
+  guint8 state;
+  guint8 reason;                /* OctoDropReason once dropped */
+  guint8 priority;
+  gboolean sent_any;
+  gboolean last_seen;
+  gboolean discard_arrivals;    /* partly sent, then overflowed */
+};
+
+struct _Stream {
+  guint64 source;
+  guint16 stream_id;
+  guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
+  guint32 dropper[OCTO_N_PRIORITIES];
+  guint32 queued;
+  Message *oldest, *newest;
+  guint32 n_open;
+  guint32 n_idle;
+  OctoArrivalMeter arrivals;
+};
+
+typedef struct {
+  OctoPacket packet;
+  Message *msg;                 /* NULL: plain FIFO packet */
+  OctoTime enqueue_time;
+  gboolean dead;                /* discarded by overflow, slot not yet reused */
+} Entry;
+
+struct _OctoEngine {
+  OctoEngineConfig config;
+  OctoDropFunc drop_func;
+  gpointer user_data;
+
+  Entry *ring;
+  guint32 capacity;             /* slots, power of two */
+  guint32 front, n_slots;       /* occupied slots incl. dead */
+  guint32 n_dead;
+  guint64 bytes;                /* alive packets only */
+
+  GHashTable *streams;          /* StreamKey -> Stream */
+  GPtrArray *stream_list;
+  Stream *last_stream;
+  Message *free_messages;
+
+  OctoRateMeter *rate;
+  guint64 external_bw;
+  guint64 *demands;             /* scratch for fair shares */
+
+  OctoEngineStats stats;
+};
+
+typedef struct {
+  guint64 source;
+  guint16 stream_id;
+} StreamKey;
+
+static guint
+stream_key_hash (gconstpointer p)
+{
+  const StreamKey *k = p;
+  guint64 h = (k->source ^ ((guint64) k->stream_id << 48)) * 0x9e3779b97f4a7c15ull;
+  return (guint) (h >> 32);
+}
+
+static gboolean
+stream_key_equal (gconstpointer a, gconstpointer b)
+{
+  const StreamKey *x = a, *y = b;
+  return x->source == y->source && x->stream_id == y->stream_id;
+}
+
+void
+octo_engine_config_init (OctoEngineConfig *config)
+{
+  memset (config, 0, sizeof (*config));
+  config->limit_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES;
+  config->rules = TRUE;
+  config->bw_source = OCTO_BW_MEASURED;
+}
+
+OctoEngine *
+octo_engine_new (const OctoEngineConfig *config, OctoDropFunc drop_func,
+    gpointer user_data)
+{
+  OctoEngine *e = g_new0 (OctoEngine, 1);
+  guint32 want;
+
+  e->config = *config;
+  if (e->config.limit_packets == 0)
+    e->config.limit_packets = MAX (16, e->config.limit_bytes / 64);
+  if (e->config.max_streams == 0)
+    e->config.max_streams = 1024;
+  e->drop_func = drop_func;
+  e->user_data = user_data;
+
+  want = e->config.limit_packets;
+  e->capacity = 16;
+  while (e->capacity < want && e->capacity < (1u << 30))
+    e->capacity <<= 1;
+  e->ring = g_new0 (Entry, e->capacity);
+
+  e->streams = g_hash_table_new_full (stream_key_hash, stream_key_equal,
+      g_free, NULL);
+  e->stream_list = g_ptr_array_new ();
+  e->rate = octo_rate_meter_new ();
+  e->demands = g_new (guint64, e->config.max_streams);
+  return e;
+}
+
+static void
+free_stream (Stream *s)
+{
+  Message *m = s->oldest;
+
+  while (m) {
+    Message *next = m->next;
+    g_free (m);
+    m = next;
+  }
+  g_free (s);
+}
+
+void
+octo_engine_free (OctoEngine *e)
+{
+  Message *m;
+
+  if (!e)
+    return;
+  /* hand every queued payload back before the records go */
+  for (guint32 i = 0; i < e->n_slots; i++) {
+    Entry *entry = &e->ring[(e->front + i) & (e->capacity - 1)];
+    if (!entry->dead && e->drop_func)
+      e->drop_func (&entry->packet, OCTO_DROP_OVERFLOW, e->user_data);
+  }
+  for (guint i = 0; i < e->stream_list->len; i++)
+    free_stream (g_ptr_array_index (e->stream_list, i));
+  g_ptr_array_free (e->stream_list, TRUE);
+  g_hash_table_destroy (e->streams);
+  while ((m = e->free_messages)) {
+    e->free_messages = m->next;
+    g_free (m);
+  }
+  octo_rate_meter_free (e->rate);
+  g_free (e->demands);
+  g_free (e->ring);
+  g_free (e);
+}
+
+/* ---- streams and messages ---- */
+
+static void
+release_message (OctoEngine *e, Message *m)
+{
+  Stream *s = m->stream;
+
+  if (m->prev)
+    m->prev->next = m->next;
+  else
+    s->oldest = m->next;
+  if (m->next)
+    m->next->prev = m->prev;
+  else
+    s->newest = m->prev;
+  s->n_open--;
+  m->next = e->free_messages;
+  e->free_messages = m;
+}
+
+/* A message record is kept while it has queued packets, or until its last
+ * packet was seen; idle ones beyond MAX_IDLE_MESSAGES are forgotten oldest
+ * first. */
+static void
+message_became_idle (OctoEngine *e, Message *m)
+{
+  Stream *s = m->stream;
+
+  if (m->last_seen) {
+    release_message (e, m);
+    return;
+  }
+  s->n_idle++;
+  while (s->n_idle > MAX_IDLE_MESSAGES) {
+    Message *victim = s->oldest;
+    while (victim->queued > 0)
+      victim = victim->next;
+    s->n_idle--;
+    release_message (e, victim);
+  }
+}
+
+static Message *
+new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
+{
+  Message *m = e->free_messages;
+
+  if (m)
+    e->free_messages = m->next;
+  else
+    m = g_new (Message, 1);
+  memset (m, 0, sizeof (*m));
+  m->stream = s;
+  m->msg_id = h->msg_id;
+  m->priority = h->priority;
+  m->head_time = now;
+  m->prev = s->newest;
+  if (s->newest)
+    s->newest->next = m;
+  else
+    s->oldest = m;
+  s->newest = m;
+  s->n_open++;
+  s->n_idle++;                  /* counted busy once its packet is stored */
+  return m;
+}
+
+static Message *
+find_message (Stream *s, guint32 msg_id)
+{
+  /* packets of a stream mostly arrive in message order: try the newest,
+   * and a newer id than it is a new message */
+  if (!s->newest || octo_msg_id_newer (msg_id, s->newest->msg_id))
+    return NULL;
+  for (Message *m = s->newest; m; m = m->prev)
+    if (m->msg_id == msg_id)
+      return m;
+  return NULL;
+}
+
+static void
+remove_stream (OctoEngine *e, Stream *s)
+{
+  StreamKey key = { s->source, s->stream_id };
+
+  g_ptr_array_remove_fast (e->stream_list, s);
+  g_hash_table_remove (e->streams, &key);
+  if (e->last_stream == s)
+    e->last_stream = NULL;
+  free_stream (s);
+}
+
+static Stream *
+find_stream (OctoEngine *e, guint64 source, guint16 stream_id)
+{
+  StreamKey key = { source, stream_id };
+  Stream *s = e->last_stream;
+  StreamKey *stored;
+
+  if (s && s->source == source && s->stream_id == stream_id)
+    return s;
+  s = g_hash_table_lookup (e->streams, &key);
+  if (!s) {
+    if (e->stream_list->len >= e->config.max_streams) {
+      Stream *idle = NULL;
+      for (guint i = 0; i < e->stream_list->len && !idle; i++) {
+        Stream *c = g_ptr_array_index (e->stream_list, i);
+        if (c->queued == 0)
+          idle = c;
+      }
+      if (!idle)
+        return NULL;
+      remove_stream (e, idle);
+    }
+    s = g_new0 (Stream, 1);
+    s->source = source;
+    s->stream_id = stream_id;
+    octo_arrival_meter_init (&s->arrivals);
+    stored = g_new (StreamKey, 1);
+    *stored = key;
+    g_hash_table_insert (e->streams, stored, s);
+    g_ptr_array_add (e->stream_list, s);
+  }
+  e->last_stream = s;
+  return s;
+}
+
+static void
+record_dropper (Stream *s, const OctoHeader *h)
+{
+  guint t = h->priority_threshold;
+
+  if (!(s->dropper_valid & (1u << t))
+      || octo_msg_id_newer (h->msg_id, s->dropper[t])) {
+    s->dropper[t] = h->msg_id;
+    s->dropper_valid |= 1u << t;
+  }
+}
+
+/* ---- the ring ---- */
+
+static inline Entry *
+entry_at (const OctoEngine *e, guint32 i)
+{
+  return &e->ring[(e->front + i) & (e->capacity - 1)];
+}
+
+static void
+compact (OctoEngine *e)
+{
+  guint32 out = 0;
+
+  for (guint32 i = 0; i < e->n_slots; i++) {
+    Entry *src = entry_at (e, i);
+    if (!src->dead) {
+      Entry *dst = entry_at (e, out++);
+      if (dst != src)
+        *dst = *src;
+    }
+  }
+  e->n_slots = out;
+  e->n_dead = 0;
+}
+
+static void
+count_drop (OctoEngine *e, const OctoPacket *p, OctoDropReason reason)
+{
+  e->stats.packets_dropped[reason]++;
+  e->stats.bytes_dropped[reason] += p->size;
+  if (e->drop_func)
+    e->drop_func (p, reason, e->user_data);
+}
+
+static void
+drop_message (OctoEngine *e, Message *m, OctoDropReason reason)
+{
+  m->state = MSG_DROPPED;
+  m->reason = reason;
+  e->stats.messages_dropped[reason][m->priority]++;
+}
+
+/* Called after a packet of @m left the ring (sent or discarded). */
+static void
+packet_left (OctoEngine *e, Message *m)
+{
+  Stream *s = m->stream;
+
+  s->queued--;
+  if (--m->queued == 0)
+    message_became_idle (e, m);
+  if (s->queued == 0)
+    s->dropper_valid = 0;       /* nothing older can remain (rule 5) */
+}
+
+/* Rule 4: discard the queued packets of @m, newest first. */
+static void
+discard_queued (OctoEngine *e, Message *m)
+{
+  guint32 left = m->queued;
+
+  for (guint32 i = e->n_slots; i > 0 && left > 0; i--) {
+    Entry *entry = entry_at (e, i - 1);
+    if (entry->dead || entry->msg != m)
+      continue;
+    entry->dead = TRUE;
+    e->n_dead++;
+    e->bytes -= entry->packet.size;
+    count_drop (e, &entry->packet, OCTO_DROP_OVERFLOW);
+    left--;
+    packet_left (e, m);
+  }
+}
+
+static void
+overflow (OctoEngine *e, const OctoPacket *p, Message *m)
+{
+  if (m && m->state != MSG_DROPPED) {
+    if (m->sent_any) {
+      m->discard_arrivals = TRUE;
+      m->reason = OCTO_DROP_OVERFLOW;
+      e->stats.messages_dropped[OCTO_DROP_OVERFLOW][m->priority]++;
+    } else {
+      drop_message (e, m, OCTO_DROP_OVERFLOW);
+      if (m->queued > 0)
+        discard_queued (e, m);
+    }
+  }
+  count_drop (e, p, OCTO_DROP_OVERFLOW);
+}
+
+static gboolean
+has_room (OctoEngine *e, guint32 size)
+{
+  if (e->bytes + size > e->config.limit_bytes)
+    return FALSE;
+  if (e->n_slots < e->capacity)
+    return TRUE;
+  /* full of slots: reclaim dead ones if they are worth a pass */
+  if (e->n_dead >= e->capacity / 4) {
+    compact (e);
+    return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean
+octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
+{
+  Stream *s = NULL;
+  Message *m = NULL;
+  gboolean new_msg = FALSE;
+  Entry *entry;
+
+  e->stats.packets_in++;
+  e->stats.bytes_in += p->size;
+
+  if (e->config.rules && p->tagged) {
+    s = find_stream (e, p->source, p->header.stream_id);
+    if (!s)
+      e->stats.streams_overflowed++;
+  }
+  if (s) {
+    m = find_message (s, p->header.msg_id);
+    if (m && (m->state == MSG_DROPPED || m->discard_arrivals)) {
+      count_drop (e, p, m->reason);     /* rule 3 */
+      if (p->header.last) {
+        m->last_seen = TRUE;
+        if (m->queued == 0) {
+          s->n_idle--;
+          release_message (e, m);
+        }
+      }
+      return FALSE;
+    }
+    if (!m) {
+      m = new_message (e, s, &p->header, now);
+      new_msg = TRUE;
+    }
+  } else if (!p->tagged) {
+    e->stats.untagged_packets++;
+  }
+
+  if (!has_room (e, p->size)) {
+    if (m && p->header.last)
+      m->last_seen = TRUE;
+    /* may release m when its last queued packet goes */
+    overflow (e, p, m);
+    if (new_msg) {
+      s->n_idle--;
+      message_became_idle (e, m);
+    }
+    return FALSE;
+  }
+
+  entry = entry_at (e, e->n_slots++);
+  entry->packet = *p;
+  entry->msg = m;
+  entry->enqueue_time = now;
+  entry->dead = FALSE;
+  e->bytes += p->size;
+  if (e->n_slots == 1)
+    octo_rate_meter_set_busy (e->rate, TRUE, now);
+
+  if (m) {
+    if (m->queued++ == 0)
+      s->n_idle--;
+    s->queued++;
+    if (p->header.last) {
+      m->last_seen = TRUE;
+      if (p->header.drop)
+        record_dropper (s, &p->header);
+    }
+    octo_arrival_meter_add (&s->arrivals, p->size, now);
+  }
+  return TRUE;
+}
+
+/* ---- bandwidth ---- */
+
+guint64
+octo_engine_bandwidth (OctoEngine *e, OctoTime now)
+{
+  if (e->config.bw_source == OCTO_BW_EXTERNAL)
+    return e->external_bw;
+  return octo_rate_meter_rate (e->rate, now);
+}
+
+void
+octo_engine_set_bandwidth (OctoEngine *e, guint64 bps)
+{
+  e->external_bw = bps;
+}
+
+static guint64
+share_of (OctoEngine *e, Stream *s, OctoTime now)
+{
+  guint64 bw = octo_engine_bandwidth (e, now);
+  OctoTime start;
+  guint n = 0, index = 0;
+
+  if (bw == OCTO_BW_UNKNOWN || bw == OCTO_BW_UNLIMITED
+      || e->stream_list->len < 2)
+    return bw;
+  start = e->config.bw_source == OCTO_BW_MEASURED ?
+      octo_rate_meter_window_start (e->rate, now) :
+      (now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0);
+  for (guint i = 0; i < e->stream_list->len; i++) {
+    Stream *c = g_ptr_array_index (e->stream_list, i);
+    guint64 demand = octo_arrival_meter_rate (&c->arrivals, start, now);
+    if (c == s)
+      index = n;
+    if (demand > 0 || c == s)
+      e->demands[n++] = demand;
+  }
+  if (n < 2)
+    return bw;
+  return octo_fair_share_for (e->demands, n, bw, index);
+}
+
+guint64
+octo_engine_stream_share (OctoEngine *e, guint64 source, guint16 stream_id,
+    OctoTime now)
+{
+  StreamKey key = { source, stream_id };
+  Stream *s = g_hash_table_lookup (e->streams, &key);
+
+  return s ? share_of (e, s, now) : octo_engine_bandwidth (e, now);
+}
+
+/* ---- the front ---- */
+
+static gboolean
+dropper_covers (const Stream *s, const Message *m)
+{
+  for (guint t = 0; t <= m->priority; t++)
+    if ((s->dropper_valid & (1u << t))
+        && octo_msg_id_newer (s->dropper[t], m->msg_id))
+      return TRUE;
+  return FALSE;
+}
+
+/* Rule 2, once per message, when its head reaches the front. */
+static void
+decide (OctoEngine *e, Message *m, const OctoHeader *h, OctoTime now)
+{
+  Stream *s = m->stream;
+
+  if (now < m->head_time + (OctoTime) h->slack_ms * OCTO_MSECOND) {
+    m->state = MSG_COMMITTED;
+  } else if (dropper_covers (s, m)) {
+    drop_message (e, m, OCTO_DROP_DROPPER);
+  } else if (h->bitrate_threshold > 0) {
+    guint64 share = share_of (e, s, now);
+    if (share != OCTO_BW_UNKNOWN && h->bitrate_threshold > share)
+      drop_message (e, m, OCTO_DROP_BITRATE);
+    else
+      m->state = MSG_COMMITTED;
+  } else {
+    m->state = MSG_COMMITTED;
+  }
+}
+
+static void
+pop_front (OctoEngine *e)
+{
+  e->front = (e->front + 1) & (e->capacity - 1);
+  e->n_slots--;
+}
+
+const OctoPacket *
+octo_engine_peek (OctoEngine *e, OctoTime now)
+{
+  while (e->n_slots > 0) {
+    Entry *entry = entry_at (e, 0);
+    Message *m = entry->msg;
+
+    if (entry->dead) {
+      e->n_dead--;
+      pop_front (e);
+      continue;
+    }
+    if (!m)
+      return &entry->packet;
+    if (m->state == MSG_UNDECIDED)
+      decide (e, m, &entry->packet.header, now);
+    if (m->state != MSG_DROPPED)
+      return &entry->packet;
+
+    e->bytes -= entry->packet.size;
+    pop_front (e);
+    count_drop (e, &entry->packet, m->reason);
+    packet_left (e, m);
+  }
+  octo_rate_meter_set_busy (e->rate, FALSE, now);
+  return NULL;
+}
+
+gboolean
+octo_engine_dequeue (OctoEngine *e, OctoTime now, OctoPacket *out)
+{
+  Entry *entry;
+
+  if (!octo_engine_peek (e, now))
+    return FALSE;
+  entry = entry_at (e, 0);
+  *out = entry->packet;
+  e->bytes -= out->size;
+  pop_front (e);
+  e->stats.packets_out++;
+  e->stats.bytes_out += out->size;
+  octo_rate_meter_departure (e->rate, out->size, now);
+  if (entry->msg) {
+    entry->msg->sent_any = TRUE;
+    packet_left (e, entry->msg);
+  }
+  if (e->n_slots == e->n_dead)
+    octo_rate_meter_set_busy (e->rate, FALSE, now);
+  return TRUE;
+}
+
+guint64
+octo_engine_queued_bytes (const OctoEngine *e)
+{
+  return e->bytes;
+}
+
+guint32
+octo_engine_queued_packets (const OctoEngine *e)
+{
+  return e->n_slots - e->n_dead;
+}
+
+gboolean
+octo_engine_front_enqueue_time (OctoEngine *e, OctoTime *time)
+{
+  for (guint32 i = 0; i < e->n_slots; i++) {
+    Entry *entry = entry_at (e, i);
+    if (!entry->dead) {
+      *time = entry->enqueue_time;
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+const OctoEngineStats *
+octo_engine_get_stats (const OctoEngine *e)
+{
+  return &e->stats;
+}

@@ -1,0 +1,248 @@
+#include "octo-rate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct _OctoRateMeter {
+  /* ring of departures: time, cumulative bytes and cumulative busy time */
+  OctoTime time[OCTO_RATE_HISTORY];
+  guint64 cum_bytes[OCTO_RATE_HISTORY];
+  OctoTime cum_busy[OCTO_RATE_HISTORY];
+  guint32 head;                 /* next slot to write */
+  guint32 count;
+  guint64 n_departures;         /* ever; departure k sits in slot k % HISTORY */
+  guint64 window_first;         /* departure that opened the last window */
+  guint64 total_bytes;
+  OctoTime busy_total;          /* busy time up to busy_since */
+  OctoTime busy_since;
+  gboolean busy;
+  OctoTime window_start;
+};
+
+OctoRateMeter *
+octo_rate_meter_new (void)
+{
+  return g_new0 (OctoRateMeter, 1);
+}
+
+void
+octo_rate_meter_free (OctoRateMeter *meter)
+{
+  g_free (meter);
+}
+
+void
+octo_rate_meter_reset (OctoRateMeter *meter)
+{
+  memset (meter, 0, sizeof (*meter));
+}
+
+static OctoTime
+busy_at (const OctoRateMeter *meter, OctoTime now)
+{
+  if (meter->busy && now > meter->busy_since)
+    return meter->busy_total + (now - meter->busy_since);
+  return meter->busy_total;
+}
+
+static void
+advance (OctoRateMeter *meter, OctoTime now)
+{
+  meter->busy_total = busy_at (meter, now);
+  if (now > meter->busy_since)
+    meter->busy_since = now;
+}
+
+void
+octo_rate_meter_set_busy (OctoRateMeter *meter, gboolean busy, OctoTime now)
+{
+  advance (meter, now);
+  meter->busy = busy;
+}
+
+void
+octo_rate_meter_departure (OctoRateMeter *meter, guint32 bytes, OctoTime now)
+{
+  guint32 slot = meter->head;
+
+  advance (meter, now);
+  meter->total_bytes += bytes;
+  meter->time[slot] = now;
+  meter->cum_bytes[slot] = meter->total_bytes;
+  meter->cum_busy[slot] = meter->busy_total;
+  meter->head = (slot + 1) % OCTO_RATE_HISTORY;
+  if (meter->count < OCTO_RATE_HISTORY)
+    meter->count++;
+  meter->n_departures++;
+}
+
+/* Physical slot of the i-th oldest remembered departure. */
+static guint32
+slot_of (const OctoRateMeter *meter, guint32 i)
+{
+  return (meter->head + OCTO_RATE_HISTORY - meter->count + i) %
+      OCTO_RATE_HISTORY;
+}
+
+guint64
+octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now)
+{
+  guint32 lo, first, last, intervals;
+  guint64 oldest, seq;
+  OctoTime cutoff, span, since_last, mean;
+  guint64 bytes;
+
+  if (meter->count < OCTO_RATE_MIN_DEPARTURES)
+    return OCTO_BW_UNKNOWN;
+  last = slot_of (meter, meter->count - 1);
+  if (now > meter->time[last] && now - meter->time[last] > OCTO_RATE_STALE)
+    return OCTO_BW_UNKNOWN;
+
+  /* oldest departure inside (now - window, now]: the window only moves
+   * forward, so walk on from where the last query left it */
+  cutoff = now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0;
+  oldest = meter->n_departures - meter->count;
+  seq = MAX (meter->window_first, oldest);
+  while (seq > oldest && meter->time[(seq - 1) % OCTO_RATE_HISTORY] > cutoff)
+    seq--;                      /* time went back: rare */
+  while (seq < meter->n_departures
+      && meter->time[seq % OCTO_RATE_HISTORY] <= cutoff)
+    seq++;
+  meter->window_first = seq;
+  if (meter->n_departures - seq < OCTO_RATE_MIN_DEPARTURES)
+    seq = meter->n_departures - OCTO_RATE_MIN_DEPARTURES;
+  lo = (guint32) (seq - oldest);
+  first = slot_of (meter, lo);
+  intervals = meter->count - 1 - lo;
+  meter->window_start = meter->time[first];
+
+  bytes = meter->cum_bytes[last] - meter->cum_bytes[first];
+  span = meter->cum_busy[last] - meter->cum_busy[first];
+  /* a queue busy for longer than a usual service interval without a
+   * departure is being served slower: count that time too */
+  mean = span / intervals;
+  since_last = busy_at (meter, now) - meter->cum_busy[last];
+  if (since_last > mean)
+    span += since_last - mean;
+  if (span == 0)
+    return OCTO_BW_UNLIMITED;
+  return (guint64) ((gdouble) bytes * 8.0 * OCTO_SECOND / (gdouble) span);
+}
+
+OctoTime
+octo_rate_meter_window_start (OctoRateMeter *meter, OctoTime now)
+{
+  if (octo_rate_meter_rate (meter, now) == OCTO_BW_UNKNOWN)
+    return now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0;
+  return meter->window_start;
+}
+
+void
+octo_arrival_meter_init (OctoArrivalMeter *meter)
+{
+  memset (meter, 0, sizeof (*meter));
+}
+
+void
+octo_arrival_meter_add (OctoArrivalMeter *meter, guint32 bytes, OctoTime now)
+{
+  guint32 prev = (meter->head + OCTO_ARRIVAL_HISTORY - 1) % OCTO_ARRIVAL_HISTORY;
+
+  meter->total_bytes += bytes;
+  /* arrivals in the same instant share one slot */
+  if (meter->count > 0 && meter->time[prev] == now) {
+    meter->cum_bytes[prev] = meter->total_bytes;
+    return;
+  }
+  meter->time[meter->head] = now;
+  meter->cum_bytes[meter->head] = meter->total_bytes;
+  meter->head = (meter->head + 1) % OCTO_ARRIVAL_HISTORY;
+  if (meter->count < OCTO_ARRIVAL_HISTORY)
+    meter->count++;
+}
+
+guint64
+octo_arrival_meter_rate (const OctoArrivalMeter *meter, OctoTime start,
+    OctoTime now)
+{
+  guint32 oldest = (meter->head + OCTO_ARRIVAL_HISTORY - meter->count) %
+      OCTO_ARRIVAL_HISTORY;
+  guint64 before = 0;           /* nothing evicted yet: all bytes count */
+  gboolean found = FALSE;
+
+  if (meter->count == 0 || now <= start)
+    return 0;
+  /* newest arrival at or before start: bytes up to it are outside */
+  for (guint32 i = meter->count; i > 0; i--) {
+    guint32 slot = (oldest + i - 1) % OCTO_ARRIVAL_HISTORY;
+    if (meter->time[slot] <= start) {
+      before = meter->cum_bytes[slot];
+      found = TRUE;
+      break;
+    }
+  }
+  if (!found && meter->count == OCTO_ARRIVAL_HISTORY) {
+    /* history does not reach back to start: use the span it covers */
+    if (now <= meter->time[oldest])
+      return 0;
+    start = meter->time[oldest];
+    before = meter->cum_bytes[oldest];
+  }
+  return (guint64) ((gdouble) (meter->total_bytes - before) * 8.0 *
+      OCTO_SECOND / (gdouble) (now - start));
+}
+
+static gint
+compare_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Water level when @n_free claimants are unbounded and @others (sorted
+ * ascending) are capped by their demands. */
+static guint64
+water_level (const guint64 *sorted, guint n, guint n_free, guint64 capacity)
+{
+  guint64 remaining = capacity;
+  guint claimants = n + n_free;
+
+  for (guint i = 0; i < n; i++) {
+    if (sorted[i] > remaining / claimants)
+      return remaining / claimants;
+    remaining -= sorted[i];
+    claimants--;
+  }
+  return claimants > 0 ? remaining / claimants : G_MAXUINT64;
+}
+
+void
+octo_fair_share (const guint64 *demands, guint n, guint64 capacity,
+    guint64 *alloc)
+{
+  guint64 *sorted = g_memdup2 (demands, n * sizeof (guint64));
+  guint64 level;
+
+  qsort (sorted, n, sizeof (guint64), compare_u64);
+  level = water_level (sorted, n, 0, capacity);
+  for (guint i = 0; i < n; i++)
+    alloc[i] = MIN (demands[i], level);
+  g_free (sorted);
+}
+
+guint64
+octo_fair_share_for (const guint64 *demands, guint n, guint64 capacity,
+    guint index)
+{
+  guint64 *others = g_new (guint64, n);
+  guint m = 0;
+  guint64 level;
+
+  for (guint i = 0; i < n; i++)
+    if (i != index)
+      others[m++] = demands[i];
+  qsort (others, m, sizeof (guint64), compare_u64);
+  level = water_level (others, m, 1, capacity);
+  g_free (others);
+  return level;
+}

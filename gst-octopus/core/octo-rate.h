@@ -1,0 +1,68 @@
+/* gst-octopus core: the queue's delivery-rate estimate and max-min shares.
+ *
+ * The delivery rate (DESIGN.md rule 6) is measured over the departures of the
+ * last 50 ms, reaching further back until the window holds >= 5 departures,
+ * as bytes of departures 2..k divided by the time the queue was busy
+ * (non-empty) between departure 1 and k.  Busy time since the last departure
+ * beyond one mean service interval is added, so the estimate falls during an
+ * outage instead of freezing.  It is unknown until 5 departures were seen and
+ * after 1 s without any; a queue that was never busy while sending is
+ * OCTO_BW_UNLIMITED. */
+#pragma once
+
+#include "octo-types.h"
+
+G_BEGIN_DECLS
+
+#define OCTO_RATE_WINDOW (50 * OCTO_MSECOND)
+#define OCTO_RATE_MIN_DEPARTURES 5
+#define OCTO_RATE_STALE (1 * OCTO_SECOND)
+/* Departures remembered; at higher rates the window spans fewer than 50 ms. */
+#define OCTO_RATE_HISTORY 4096
+
+typedef struct _OctoRateMeter OctoRateMeter;
+
+OctoRateMeter *octo_rate_meter_new (void);
+void octo_rate_meter_free (OctoRateMeter *meter);
+void octo_rate_meter_reset (OctoRateMeter *meter);
+
+/* The queue became non-empty (@busy TRUE) or empty at @now.  Call on every
+ * change; repeated calls with the same state are harmless. */
+void octo_rate_meter_set_busy (OctoRateMeter *meter, gboolean busy,
+    OctoTime now);
+void octo_rate_meter_departure (OctoRateMeter *meter, guint32 bytes,
+    OctoTime now);
+/* Bits/s, OCTO_BW_UNKNOWN or OCTO_BW_UNLIMITED. */
+guint64 octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now);
+/* Start of the window the last rate() used (for arrival rates "over the
+ * same window"). */
+OctoTime octo_rate_meter_window_start (OctoRateMeter *meter, OctoTime now);
+
+/* Arrival-rate history of one stream: bytes per time. */
+#define OCTO_ARRIVAL_HISTORY 256
+typedef struct {
+  OctoTime time[OCTO_ARRIVAL_HISTORY];
+  guint64 cum_bytes[OCTO_ARRIVAL_HISTORY];
+  guint64 total_bytes;
+  guint32 head;   /* next slot */
+  guint32 count;
+} OctoArrivalMeter;
+
+void octo_arrival_meter_init (OctoArrivalMeter *meter);
+void octo_arrival_meter_add (OctoArrivalMeter *meter, guint32 bytes,
+    OctoTime now);
+/* Bits/s of arrivals in (start, now]; if the history does not reach back to
+ * @start, over the span it covers. */
+guint64 octo_arrival_meter_rate (const OctoArrivalMeter *meter,
+    OctoTime start, OctoTime now);
+
+/* Max-min fair (water-filling) allocation of @capacity among @n demands.
+ * @alloc[i] <= demands[i]; unused capacity stays unallocated. */
+void octo_fair_share (const guint64 *demands, guint n, guint64 capacity,
+    guint64 *alloc);
+/* The bandwidth stream @index could use: its max-min allocation if its own
+ * demand were unbounded (the water level it sees). */
+guint64 octo_fair_share_for (const guint64 *demands, guint n,
+    guint64 capacity, guint index);
+
+G_END_DECLS

@@ -1,0 +1,318 @@
+/* The engine's rules one at a time, with exact expected outcomes. */
+#include "engine-harness.h"
+
+#include <string.h>
+
+#define MS OCTO_MSECOND
+
+static const Tags plain = { 0 };
+static const Tags low = { .priority = 3 };
+
+static void
+assert_log (Harness *h, const gchar *expected)
+{
+  gchar *log = harness_take_log (h);
+  g_assert_cmpstr (log, ==, expected);
+  g_free (log);
+}
+
+static Tags
+dropper (guint8 threshold)
+{
+  Tags t = { .drop = TRUE, .threshold = threshold };
+  return t;
+}
+
+static void
+test_dropper_compares_ids_across_wraparound (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_message (h, 0, 0, 0xfffffffe, 1, 100, &low, 0);
+  harness_message (h, 0, 0, 0xffffffff, 1, 100, &low, 0);
+  harness_message (h, 0, 0, 1, 1, 100, &d, 0);  /* newer than both */
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "-0/4294967294:dropper -0/4294967295:dropper +0/1");
+  harness_free (h);
+}
+
+static void
+test_dropper_does_not_touch_other_stream_or_user (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_message (h, 0, 1, 10, 1, 100, &low, 0);      /* stream 1 */
+  harness_message (h, 7, 0, 10, 1, 100, &low, 0);      /* other sender, stream 0 */
+  harness_message (h, 0, 0, 10, 1, 100, &low, 0);      /* this stream */
+  harness_message (h, 0, 0, 11, 1, 100, &d, 0);
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "+1/10 +0/10@7 -0/10:dropper +0/11");
+  harness_free (h);
+}
+
+static void
+test_dropper_acts_only_once_its_tail_is_queued (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_message (h, 0, 0, 1, 1, 100, &low, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &low, 0);
+  harness_packets (h, 0, 0, 3, 0, 1, 2, 100, &d, 0);   /* head of dropper 3 */
+  harness_dequeue (h, 1, 1 * MS);
+  assert_log (h, "+0/1");
+  harness_packets (h, 0, 0, 3, 1, 1, 2, 100, &d, 2 * MS);   /* its tail */
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "-0/2:dropper +0/3 +0/3");
+  harness_free (h);
+}
+
+static void
+test_partly_sent_message_is_never_dropped (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_message (h, 0, 0, 1, 3, 100, &low, 0);
+  harness_dequeue (h, 1, 1 * MS);                 /* one packet of 1 sent */
+  harness_message (h, 0, 0, 2, 1, 100, &d, 2 * MS);
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "+0/1 +0/1 +0/1 +0/2");
+  harness_free (h);
+}
+
+static void
+test_slack_delays_droppability_by_exactly_its_value (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags slack = { .priority = 3, .slack_ms = 100 };
+  Tags d = dropper (0);
+
+  harness_message (h, 0, 0, 1, 1, 100, &slack, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &slack, 0);
+  harness_message (h, 0, 0, 3, 1, 100, &d, 0);
+  /* 1 reaches the front 1 ns before its slack ends: still protected */
+  harness_dequeue (h, 1, 100 * MS - 1);
+  assert_log (h, "+0/1");
+  /* 2 reaches it exactly when the slack ends: droppable */
+  harness_dequeue (h, G_MAXUINT, 100 * MS);
+  assert_log (h, "-0/2:dropper +0/3");
+  harness_free (h);
+}
+
+static void
+test_overflow_discards_whole_messages (void)
+{
+  /* room for 5 packets of 100 bytes */
+  Harness *h = harness_new (500, OCTO_BW_MEASURED);
+
+  harness_message (h, 0, 0, 1, 2, 100, &plain, 0);
+  harness_message (h, 0, 0, 2, 4, 100, &plain, 0);  /* 3rd packet overflows */
+  assert_log (h, "-0/2:overflow -0/2:overflow -0/2:overflow -0/2:overflow");
+  g_assert_cmpuint (octo_engine_queued_bytes (h->engine), ==, 200);
+  harness_message (h, 0, 0, 3, 3, 100, &plain, 0);  /* fits again */
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "+0/1 +0/1 +0/3 +0/3 +0/3");
+  g_assert_cmpuint (octo_engine_get_stats (h->engine)->
+      messages_dropped[OCTO_DROP_OVERFLOW][0], ==, 1);
+  harness_free (h);
+}
+
+static void
+test_overflow_of_partly_sent_message_keeps_what_is_queued (void)
+{
+  Harness *h = harness_new (300, OCTO_BW_MEASURED);
+
+  harness_packets (h, 0, 0, 1, 0, 3, 5, 100, &plain, 0);
+  harness_dequeue (h, 1, 1 * MS);
+  harness_message (h, 0, 0, 9, 1, 100, &plain, 1 * MS);   /* buffer full */
+  /* packets 4 and 5 of message 1 do not fit; its queued ones still go */
+  harness_packets (h, 0, 0, 1, 3, 2, 5, 100, &plain, 2 * MS);
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "+0/1 -0/1:overflow -0/1:overflow +0/1 +0/1 +0/9");
+  harness_free (h);
+}
+
+static void
+test_dropper_table_cleared_when_stream_empties (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  /* a dropper with id 1000 passes; the sender restarts at id 5 */
+  harness_message (h, 0, 0, 1000, 1, 100, &d, 0);
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  harness_message (h, 0, 0, 5, 1, 100, &low, 2 * MS);
+  harness_message (h, 0, 0, 6, 1, 100, &low, 2 * MS);
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "+0/1000 +0/5 +0/6");
+  harness_free (h);
+}
+
+static void
+test_same_stream_id_from_two_senders_never_interacts (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_message (h, 1, 0, 10, 1, 100, &low, 0);
+  harness_message (h, 2, 0, 10, 1, 100, &low, 0);
+  harness_message (h, 2, 0, 11, 1, 100, &d, 0);
+  harness_message (h, 1, 0, 11, 1, 100, &low, 0);
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "+0/10@1 -0/10:dropper@2 +0/11@2 +0/11@1");
+  harness_free (h);
+}
+
+static void
+test_later_packets_of_dropped_message_discarded_on_arrival (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_packets (h, 0, 0, 1, 0, 1, 3, 100, &low, 0);  /* head of 1 */
+  harness_message (h, 0, 0, 2, 1, 100, &d, 0);
+  harness_dequeue (h, 1, 1 * MS);
+  assert_log (h, "-0/1:dropper +0/2");
+  /* the rest of message 1 arrives late: discarded at once */
+  harness_packets (h, 0, 0, 1, 1, 2, 3, 100, &low, 2 * MS);
+  assert_log (h, "-0/1:dropper -0/1:dropper");
+  g_assert_cmpuint (octo_engine_queued_packets (h->engine), ==, 0);
+  harness_free (h);
+}
+
+static void
+test_untagged_packets_are_plain_fifo (void)
+{
+  OctoEngineConfig config;
+  OctoEngine *engine;
+  OctoPacket p = { .size = 100, .tagged = FALSE }, out;
+
+  octo_engine_config_init (&config);
+  config.limit_bytes = 200;
+  engine = octo_engine_new (&config, NULL, NULL);
+  for (guint i = 1; i <= 3; i++) {
+    p.data = GUINT_TO_POINTER (i);
+    g_assert_cmpint (octo_engine_enqueue (engine, &p, 0), ==, i <= 2);
+  }
+  g_assert_true (octo_engine_dequeue (engine, 1, &out));
+  g_assert_cmpuint (GPOINTER_TO_UINT (out.data), ==, 1);
+  g_assert_true (octo_engine_dequeue (engine, 1, &out));
+  g_assert_cmpuint (GPOINTER_TO_UINT (out.data), ==, 2);
+  g_assert_false (octo_engine_dequeue (engine, 1, &out));
+  g_assert_cmpuint (octo_engine_get_stats (engine)->untagged_packets, ==, 3);
+  g_assert_cmpuint (octo_engine_get_stats (engine)->
+      packets_dropped[OCTO_DROP_OVERFLOW], ==, 1);
+  octo_engine_free (engine);
+}
+
+/* Two streams share a measured 12 Mbit/s queue: stream 0 offers 12 Mbit/s,
+ * stream 1 1.2 Mbit/s, so stream 0's max-min share is 10.8 Mbit/s: a
+ * 10 Mbit/s threshold on it passes, an 11.9 Mbit/s one is dropped. */
+static void
+test_bitrate_rule_uses_max_min_share_of_measured_rate (void)
+{
+  Harness *h = harness_new (1000000, OCTO_BW_MEASURED);
+  Tags ok = { .priority = 1, .bitrate = 10000000 };
+  Tags too_high = { .priority = 1, .bitrate = 11900000 };
+  gchar *log;
+
+  /* a backlog keeps the queue busy; one 1500-byte departure per ms */
+  for (guint i = 0; i < 10; i++)
+    harness_message (h, 0, 0, i, 1, 1500, &plain, 0);
+  for (guint ms = 1; ms <= 200; ms++) {
+    OctoTime t = ms * MS;
+    if (ms == 100) {
+      g_assert_cmpuint (octo_engine_bandwidth (h->engine, t), ==, 12000000);
+      /* 10.8 Mbit/s, give or take one of stream 1's packets in the window */
+      g_assert_cmpfloat (ABS ((gdouble) octo_engine_stream_share (h->engine,
+                  0, 0, t) - 10.8e6), <, 0.4e6);
+      g_assert_cmpuint (octo_engine_stream_share (h->engine, 0, 1, t), ==,
+          6000000);
+      harness_message (h, 0, 0, 500, 1, 1500, &ok, t);
+      harness_message (h, 0, 0, 501, 1, 1500, &too_high, t);
+    } else {
+      harness_message (h, 0, 0, 1000 + ms, 1, 1500, &plain, t);
+    }
+    if (ms % 10 == 0)
+      harness_message (h, 0, 1, ms, 1, 1500, &plain, t);
+    harness_dequeue (h, 1, t);
+  }
+  log = harness_take_log (h);
+  g_assert_nonnull (strstr (log, "+0/500"));
+  g_assert_nonnull (strstr (log, "-0/501:bitrate"));
+  g_assert_null (strstr (log, ":overflow"));
+  g_free (log);
+  harness_free (h);
+}
+
+static void
+test_no_bitrate_drop_while_bandwidth_unknown (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags huge = { .priority = 1, .bitrate = 10000000000ull };
+
+  /* fewer than 5 departures ever: unknown */
+  harness_message (h, 0, 0, 1, 1, 1500, &huge, 0);
+  harness_message (h, 0, 0, 2, 1, 1500, &huge, 0);
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "+0/1 +0/2");
+  harness_free (h);
+}
+
+static void
+test_drop_tail_mode_ignores_tags (void)
+{
+  OctoEngineConfig config;
+  Harness *h;
+  Tags d = dropper (0);
+
+  octo_engine_config_init (&config);
+  config.rules = FALSE;
+  config.limit_bytes = 300;
+  h = harness_new_full (&config);
+  harness_message (h, 0, 0, 1, 1, 100, &low, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &d, 0);
+  harness_message (h, 0, 0, 3, 2, 100, &low, 0);   /* only its tail drops */
+  assert_log (h, "-0/3:overflow");
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "+0/1 +0/2 +0/3");
+  harness_free (h);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/rules/dropper-across-msg-id-wraparound",
+      test_dropper_compares_ids_across_wraparound);
+  g_test_add_func ("/rules/dropper-does-not-touch-other-stream-or-user",
+      test_dropper_does_not_touch_other_stream_or_user);
+  g_test_add_func ("/rules/dropper-acts-once-its-tail-is-queued",
+      test_dropper_acts_only_once_its_tail_is_queued);
+  g_test_add_func ("/rules/partly-sent-message-never-dropped",
+      test_partly_sent_message_is_never_dropped);
+  g_test_add_func ("/rules/slack-delays-droppability-exactly",
+      test_slack_delays_droppability_by_exactly_its_value);
+  g_test_add_func ("/rules/overflow-discards-whole-messages",
+      test_overflow_discards_whole_messages);
+  g_test_add_func ("/rules/overflow-of-partly-sent-message",
+      test_overflow_of_partly_sent_message_keeps_what_is_queued);
+  g_test_add_func ("/rules/dropper-table-cleared-when-stream-empties",
+      test_dropper_table_cleared_when_stream_empties);
+  g_test_add_func ("/rules/same-stream-id-two-senders-isolated",
+      test_same_stream_id_from_two_senders_never_interacts);
+  g_test_add_func ("/rules/later-packets-of-dropped-message-discarded",
+      test_later_packets_of_dropped_message_discarded_on_arrival);
+  g_test_add_func ("/rules/untagged-packets-plain-fifo",
+      test_untagged_packets_are_plain_fifo);
+  g_test_add_func ("/rules/bitrate-uses-max-min-share-of-measured-rate",
+      test_bitrate_rule_uses_max_min_share_of_measured_rate);
+  g_test_add_func ("/rules/no-bitrate-drop-while-bandwidth-unknown",
+      test_no_bitrate_drop_while_bandwidth_unknown);
+  g_test_add_func ("/rules/drop-tail-mode-ignores-tags",
+      test_drop_tail_mode_ignores_tags);
+  return g_test_run ();
+}
