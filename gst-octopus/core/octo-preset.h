@@ -1,0 +1,46 @@
+/* gst-octopus core: DESIGN.md's three case-study policies as tag functions,
+ * shared by octopustag, the trace-replay source and the simulator. */
+#pragma once
+
+#include "octo-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint8 priority;
+  gboolean drop;
+  guint8 priority_threshold;
+  guint64 bitrate_threshold;    /* link bits/s; 0 = none */
+  guint16 slack_ms;
+} OctoTags;
+
+/* framerate (VP8, 3 temporal layers): key 0/0, TL0 1/2, TL1 2/2, TL2 3/3,
+ * every frame a dropper.  From the key flag and layer id only, never from
+ * the frame's position. */
+void octo_preset_framerate (gboolean keyframe, guint temporal_layer,
+    OctoTags *tags);
+
+/* quality (spatial layers): Qk priority k (capped at 7), bitrate threshold
+ * = the level's cumulative link rate up to Qk for k > 0; the GoP's first Q0
+ * is a dropper with threshold 0. */
+void octo_preset_quality (guint layer, gboolean gop_start,
+    guint64 cumulative_link_bps, OctoTags *tags);
+
+/* volumetric, live pipeline (5 density layers per cell): front L0 0,
+ * front L1-2 1, front L3-4 2, occluded 3; cell 0's L0 is the only dropper,
+ * its threshold cycling 3, 2, 1, 0 with the frame number. */
+void octo_preset_volumetric (guint cell, gboolean front, guint layer,
+    guint64 frame, OctoTags *tags);
+
+/* volumetric, dance.trace replay (10 layers, no viewport): L0 0, L1-4 1,
+ * L5 2, L6-9 3, for every cell; cell 0's L0 the dropper as above. */
+void octo_preset_volumetric_trace (guint cell, guint layer, guint64 frame,
+    OctoTags *tags);
+
+/* A media rate as a link rate: scaled by (payload + overhead) / payload
+ * for packets of @payload bytes each carrying @overhead bytes of IP, UDP
+ * and Octopus headers. */
+guint64 octo_preset_link_rate (guint64 media_bps, guint payload,
+    guint overhead);
+
+G_END_DECLS

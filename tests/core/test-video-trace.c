@@ -1,0 +1,152 @@
+/* The shipped video traces load as documented; bad files fail with the
+ * file, the line and the reason. */
+#include "octo-video-trace.h"
+
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+static gchar *
+data_path (const gchar *name)
+{
+  return g_build_filename (g_getenv ("OCTO_DATA_DIR"), "traces", "video",
+      name, NULL);
+}
+
+static void
+test_temporal_trace_loads_with_layers_from_gop_position (void)
+{
+  gchar *path = data_path ("mot17-10-temp.trace");
+  GError *error = NULL;
+  OctoTemporalTrace *t = octo_temporal_trace_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->gop_len, ==, 8);
+  g_assert_cmpuint (t->n_frames, ==, 640);
+  g_assert_cmpuint (t->frames[0].size, ==, 8910);
+  g_assert_cmpfloat (t->frames[0].ssim_db, ==, 11.045);
+  g_assert_true (t->frames[8].keyframe);
+  g_assert_cmpuint (t->frames[12].temporal_layer, ==, 0);
+  g_assert_cmpuint (t->frames[10].temporal_layer, ==, 1);
+  g_assert_cmpuint (t->frames[13].temporal_layer, ==, 2);
+  g_assert_cmpuint (t->frames[639].size, ==, 15112);
+  octo_temporal_trace_free (t);
+  g_free (path);
+}
+
+static void
+test_quality_trace_loads_levels_and_picks_by_estimate (void)
+{
+  gchar *path = data_path ("mot17-10-quality.trace");
+  GError *error = NULL;
+  OctoQualityTrace *t = octo_quality_trace_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->gop_len, ==, 10);
+  g_assert_cmpuint (t->n_layers, ==, 3);
+  g_assert_cmpuint (t->n_levels, ==, 10);
+  g_assert_cmpuint (t->n_frames, ==, 500);
+  g_assert_cmpuint (t->levels[0].aggregate_kbps, ==, 1200);
+  g_assert_cmpuint (t->levels[0].cumulative_kbps[1], ==, 700);
+  g_assert_cmpuint (t->levels[0].frames[0].bytes[2], ==, 4436);
+  g_assert_cmpfloat (t->levels[0].frames[1].ssim_db[0], ==, 9.73);
+  g_assert_cmpuint (t->levels[9].aggregate_kbps, ==, 15000);
+  /* highest level at or below the estimate; the lowest if none */
+  g_assert_cmpuint (octo_quality_trace_pick_level (t, 500000), ==, 0);
+  g_assert_cmpuint (octo_quality_trace_pick_level (t, 2050000), ==, 1);
+  g_assert_cmpuint (octo_quality_trace_pick_level (t, 2049999), ==, 0);
+  g_assert_cmpuint (octo_quality_trace_pick_level (t, 100000000), ==, 9);
+  octo_quality_trace_free (t);
+  g_free (path);
+}
+
+static void
+test_cloud_trace_loads_cells_and_layers (void)
+{
+  gchar *path = data_path ("dance.trace");
+  GError *error = NULL;
+  OctoCloudTrace *t = octo_cloud_trace_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->n_layers, ==, 10);
+  g_assert_cmpuint (t->n_cells, ==, 2);
+  g_assert_cmpuint (t->n_frames, ==, 200);
+  g_assert_cmpuint (octo_cloud_trace_bytes (t, 0, 0, 1), ==, 42066);
+  g_assert_cmpuint (t->cumulative_kbps[0], ==, 13740);
+  g_assert_cmpuint (octo_cloud_trace_pick_layers (t, 1000), ==, 0);
+  g_assert_cmpuint (octo_cloud_trace_pick_layers (t, 27485000), ==, 1);
+  octo_cloud_trace_free (t);
+  g_free (path);
+}
+
+typedef gpointer (*LoadFunc) (const gchar *path, GError **error);
+
+static void
+assert_load_fails (LoadFunc load, const gchar *contents, guint line,
+    const gchar *reason)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("octo-trace-XXXXXX", &path, NULL);
+  GError *error = NULL;
+  gchar *want;
+
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  g_assert_null (load (path, &error));
+  g_assert_nonnull (error);
+  want = g_strdup_printf ("%s:%u: %s", path, line, reason);
+  g_assert_cmpstr (error->message, ==, want);
+  g_free (want);
+  g_error_free (error);
+  g_unlink (path);
+  g_free (path);
+}
+
+static void
+test_bad_files_name_file_line_and_reason (void)
+{
+  GError *error = NULL;
+
+  assert_load_fails ((LoadFunc) octo_temporal_trace_load, "8\n0 100 10.5\n1 x 3\n",
+      3, "field 2: 'x' is not an integer in 0..4294967295");
+  assert_load_fails ((LoadFunc) octo_temporal_trace_load, "8\n0 100 10.5\n2 100 3\n",
+      3, "frame ids must count up from 0 without gaps");
+  assert_load_fails ((LoadFunc) octo_temporal_trace_load, "0\n", 1,
+      "GoP length must be at least 1");
+  assert_load_fails ((LoadFunc) octo_temporal_trace_load, "8\n0 100\n", 2,
+      "expected 3 fields, found 2");
+  assert_load_fails ((LoadFunc) octo_temporal_trace_load, "8\n0 100 nan\n", 2,
+      "field 3: 'nan' is not a finite number");
+  assert_load_fails ((LoadFunc) octo_quality_trace_load,
+      "10 2\n100 0 0 5 50 9\n100 0 1 5 100 10\n100 2 0 5 50 9\n", 4,
+      "expected the next layer of the current frame, or layer 0 of the next "
+      "frame");
+  assert_load_fails ((LoadFunc) octo_quality_trace_load,
+      "10 2\n100 0 0 5 50 9\n100 0 1 5 100 10\n200 0 0 5 50 9\n"
+      "200 0 1 5 50 9\n200 1 0 5 50 9\n200 1 1 5 50 9\n", 7,
+      "every level must have the same number of frames");
+  assert_load_fails ((LoadFunc) octo_quality_trace_load, "10 2\n100 0 3 5 50 9\n",
+      2, "field 3: '3' is not an integer in 0..1");
+  assert_load_fails ((LoadFunc) octo_cloud_trace_load, "2 1 1\n0 0 0 10 5\n", 2,
+      "missing (frame, layer, cell) entries");
+  assert_load_fails ((LoadFunc) octo_cloud_trace_load,
+      "1 1 1\n0 0 0 10 5\n0 0 0 10 5\n", 3, "duplicate (frame, layer, cell)");
+
+  g_assert_null (octo_temporal_trace_load ("/nonexistent/trace", &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_error_free (error);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/video-trace/temporal",
+      test_temporal_trace_loads_with_layers_from_gop_position);
+  g_test_add_func ("/video-trace/quality",
+      test_quality_trace_loads_levels_and_picks_by_estimate);
+  g_test_add_func ("/video-trace/cloud", test_cloud_trace_loads_cells_and_layers);
+  g_test_add_func ("/video-trace/bad-files",
+      test_bad_files_name_file_line_and_reason);
+  return g_test_run ();
+}
