@@ -7,9 +7,14 @@
 
 #include <string.h>
 
-/* Idle message records (no packet queued, last packet not seen yet) kept per
- * stream, so a message's later packets still meet its decision. */
+/* Decided message records with no packet queued, kept per stream (oldest
+ * forgotten first) so that late or reordered packets of a message still meet
+ * its decision. */
 #define MAX_IDLE_MESSAGES 32
+/* A stream with nothing queued for this long may be forgotten to make room
+ * for a new one (its partial messages are dead by then). */
+#define STREAM_IDLE_EVICT (1 * OCTO_SECOND)
+#define MIN_RING_SLOTS 256
 
 typedef enum {
   MSG_UNDECIDED = 0,
@@ -30,7 +35,6 @@ struct _Message {
   guint8 reason;                /* OctoDropReason once dropped */
   guint8 priority;
   gboolean sent_any;
-  gboolean last_seen;
   gboolean discard_arrivals;    /* partly sent, then overflowed */
 };
 
@@ -40,7 +44,9 @@ struct _Stream {
   guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
   guint32 dropper[OCTO_N_PRIORITIES];
   guint32 queued;
-  Message *oldest, *newest;
+  OctoTime last_arrival;
+  Message *oldest, *newest;     /* open records, creation order */
+  GHashTable *messages;         /* msg_id -> Message, the same records */
   guint32 n_open;
   guint32 n_idle;
   OctoArrivalMeter arrivals;
@@ -59,10 +65,12 @@ struct _OctoEngine {
   gpointer user_data;
 
   Entry *ring;
-  guint32 capacity;             /* slots, power of two */
+  guint32 capacity;             /* allocated slots, power of two */
+  guint32 max_slots;            /* limit_packets rounded up to a power of two */
   guint32 front, n_slots;       /* occupied slots incl. dead */
   guint32 n_dead;
   guint64 bytes;                /* alive packets only */
+  gboolean busy;                /* alive packets queued, as the rate meter knows */
 
   GHashTable *streams;          /* StreamKey -> Stream */
   GPtrArray *stream_list;
@@ -70,6 +78,7 @@ struct _OctoEngine {
   Message *free_messages;
 
   OctoRateMeter *rate;
+  OctoArrivalMeter untagged_arrivals;   /* FIFO traffic competes for BW too */
   guint64 external_bw;
   guint64 *demands;             /* scratch for fair shares */
 
@@ -121,16 +130,18 @@ octo_engine_new (const OctoEngineConfig *config, OctoDropFunc drop_func,
   e->user_data = user_data;
 
   want = e->config.limit_packets;
-  e->capacity = 16;
-  while (e->capacity < want && e->capacity < (1u << 30))
-    e->capacity <<= 1;
+  e->max_slots = 16;
+  while (e->max_slots < want && e->max_slots < (1u << 30))
+    e->max_slots <<= 1;
+  e->capacity = MIN (e->max_slots, MIN_RING_SLOTS);
   e->ring = g_new0 (Entry, e->capacity);
+  octo_arrival_meter_init (&e->untagged_arrivals);
 
   e->streams = g_hash_table_new_full (stream_key_hash, stream_key_equal,
       g_free, NULL);
   e->stream_list = g_ptr_array_new ();
   e->rate = octo_rate_meter_new ();
-  e->demands = g_new (guint64, e->config.max_streams);
+  e->demands = g_new (guint64, e->config.max_streams + 1);
   return e;
 }
 
@@ -144,6 +155,7 @@ free_stream (Stream *s)
     g_free (m);
     m = next;
   }
+  g_hash_table_destroy (s->messages);
   g_free (s);
 }
 
@@ -190,22 +202,18 @@ release_message (OctoEngine *e, Message *m)
   else
     s->newest = m->prev;
   s->n_open--;
+  g_hash_table_remove (s->messages, GUINT_TO_POINTER (m->msg_id));
   m->next = e->free_messages;
   e->free_messages = m;
 }
 
-/* A message record is kept while it has queued packets, or until its last
- * packet was seen; idle ones beyond MAX_IDLE_MESSAGES are forgotten oldest
- * first. */
+/* A record stays while it has queued packets; idle ones beyond
+ * MAX_IDLE_MESSAGES are forgotten oldest first. */
 static void
 message_became_idle (OctoEngine *e, Message *m)
 {
   Stream *s = m->stream;
 
-  if (m->last_seen) {
-    release_message (e, m);
-    return;
-  }
   s->n_idle++;
   while (s->n_idle > MAX_IDLE_MESSAGES) {
     Message *victim = s->oldest;
@@ -237,21 +245,18 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
     s->oldest = m;
   s->newest = m;
   s->n_open++;
-  s->n_idle++;                  /* counted busy once its packet is stored */
+  s->n_idle++;                  /* until its first packet is stored */
+  g_hash_table_insert (s->messages, GUINT_TO_POINTER (m->msg_id), m);
   return m;
 }
 
 static Message *
 find_message (Stream *s, guint32 msg_id)
 {
-  /* packets of a stream mostly arrive in message order: try the newest,
-   * and a newer id than it is a new message */
-  if (!s->newest || octo_msg_id_newer (msg_id, s->newest->msg_id))
-    return NULL;
-  for (Message *m = s->newest; m; m = m->prev)
-    if (m->msg_id == msg_id)
-      return m;
-  return NULL;
+  /* most packets continue the message before them */
+  if (s->newest && s->newest->msg_id == msg_id)
+    return s->newest;
+  return g_hash_table_lookup (s->messages, GUINT_TO_POINTER (msg_id));
 }
 
 static void
@@ -266,8 +271,23 @@ remove_stream (OctoEngine *e, Stream *s)
   free_stream (s);
 }
 
+/* The least recently active stream with nothing queued for a while. */
 static Stream *
-find_stream (OctoEngine *e, guint64 source, guint16 stream_id)
+evictable_stream (OctoEngine *e, OctoTime now)
+{
+  Stream *pick = NULL;
+
+  for (guint i = 0; i < e->stream_list->len; i++) {
+    Stream *c = g_ptr_array_index (e->stream_list, i);
+    if (c->queued == 0 && now >= c->last_arrival + STREAM_IDLE_EVICT
+        && (!pick || c->last_arrival < pick->last_arrival))
+      pick = c;
+  }
+  return pick;
+}
+
+static Stream *
+find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
 {
   StreamKey key = { source, stream_id };
   Stream *s = e->last_stream;
@@ -278,12 +298,7 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id)
   s = g_hash_table_lookup (e->streams, &key);
   if (!s) {
     if (e->stream_list->len >= e->config.max_streams) {
-      Stream *idle = NULL;
-      for (guint i = 0; i < e->stream_list->len && !idle; i++) {
-        Stream *c = g_ptr_array_index (e->stream_list, i);
-        if (c->queued == 0)
-          idle = c;
-      }
+      Stream *idle = evictable_stream (e, now);
       if (!idle)
         return NULL;
       remove_stream (e, idle);
@@ -291,6 +306,7 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id)
     s = g_new0 (Stream, 1);
     s->source = source;
     s->stream_id = stream_id;
+    s->messages = g_hash_table_new (g_direct_hash, g_direct_equal);
     octo_arrival_meter_init (&s->arrivals);
     stored = g_new (StreamKey, 1);
     *stored = key;
@@ -319,6 +335,32 @@ static inline Entry *
 entry_at (const OctoEngine *e, guint32 i)
 {
   return &e->ring[(e->front + i) & (e->capacity - 1)];
+}
+
+/* Doubles the ring (up to max_slots), unwrapping it to start at 0. */
+static void
+grow_ring (OctoEngine *e)
+{
+  Entry *ring = g_new0 (Entry, e->capacity * 2);
+
+  for (guint32 i = 0; i < e->n_slots; i++)
+    ring[i] = *entry_at (e, i);
+  g_free (e->ring);
+  e->ring = ring;
+  e->front = 0;
+  e->capacity *= 2;
+}
+
+/* Tells the rate meter when alive packets start or stop being queued. */
+static void
+update_busy (OctoEngine *e, OctoTime now)
+{
+  gboolean busy = e->n_slots > e->n_dead;
+
+  if (busy != e->busy) {
+    octo_rate_meter_set_busy (e->rate, busy, now);
+    e->busy = busy;
+  }
 }
 
 static void
@@ -411,6 +453,10 @@ has_room (OctoEngine *e, guint32 size)
     return FALSE;
   if (e->n_slots < e->capacity)
     return TRUE;
+  if (e->capacity < e->max_slots) {
+    grow_ring (e);
+    return TRUE;
+  }
   /* full of slots: reclaim dead ones if they are worth a pass */
   if (e->n_dead >= e->capacity / 4) {
     compact (e);
@@ -431,21 +477,15 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
   e->stats.bytes_in += p->size;
 
   if (e->config.rules && p->tagged) {
-    s = find_stream (e, p->source, p->header.stream_id);
+    s = find_stream (e, p->source, p->header.stream_id, now);
     if (!s)
       e->stats.streams_overflowed++;
   }
   if (s) {
+    s->last_arrival = now;
     m = find_message (s, p->header.msg_id);
     if (m && (m->state == MSG_DROPPED || m->discard_arrivals)) {
       count_drop (e, p, m->reason);     /* rule 3 */
-      if (p->header.last) {
-        m->last_seen = TRUE;
-        if (m->queued == 0) {
-          s->n_idle--;
-          release_message (e, m);
-        }
-      }
       return FALSE;
     }
     if (!m) {
@@ -457,14 +497,13 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
   }
 
   if (!has_room (e, p->size)) {
-    if (m && p->header.last)
-      m->last_seen = TRUE;
-    /* may release m when its last queued packet goes */
+    /* discarding m's queued packets may forget m: do not touch it after */
     overflow (e, p, m);
     if (new_msg) {
       s->n_idle--;
       message_became_idle (e, m);
     }
+    update_busy (e, now);
     return FALSE;
   }
 
@@ -474,19 +513,17 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
   entry->enqueue_time = now;
   entry->dead = FALSE;
   e->bytes += p->size;
-  if (e->n_slots == 1)
-    octo_rate_meter_set_busy (e->rate, TRUE, now);
+  update_busy (e, now);
 
   if (m) {
     if (m->queued++ == 0)
       s->n_idle--;
     s->queued++;
-    if (p->header.last) {
-      m->last_seen = TRUE;
-      if (p->header.drop)
-        record_dropper (s, &p->header);
-    }
+    if (p->header.last && p->header.drop)
+      record_dropper (s, &p->header);
     octo_arrival_meter_add (&s->arrivals, p->size, now);
+  } else {
+    octo_arrival_meter_add (&e->untagged_arrivals, p->size, now);
   }
   return TRUE;
 }
@@ -512,25 +549,31 @@ share_of (OctoEngine *e, Stream *s, OctoTime now)
 {
   guint64 bw = octo_engine_bandwidth (e, now);
   OctoTime start;
+  guint64 untagged, share;
   guint n = 0, index = 0;
 
-  if (bw == OCTO_BW_UNKNOWN || bw == OCTO_BW_UNLIMITED
-      || e->stream_list->len < 2)
+  if (bw == OCTO_BW_UNKNOWN || bw == OCTO_BW_UNLIMITED)
     return bw;
   start = e->config.bw_source == OCTO_BW_MEASURED ?
       octo_rate_meter_window_start (e->rate, now) :
       (now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0);
   for (guint i = 0; i < e->stream_list->len; i++) {
     Stream *c = g_ptr_array_index (e->stream_list, i);
-    guint64 demand = octo_arrival_meter_rate (&c->arrivals, start, now);
+    guint64 demand = c == s ? 0 :
+        octo_arrival_meter_rate (&c->arrivals, start, now);
     if (c == s)
       index = n;
     if (demand > 0 || c == s)
       e->demands[n++] = demand;
   }
+  /* plain FIFO traffic in the same queue takes its share as one more flow */
+  untagged = octo_arrival_meter_rate (&e->untagged_arrivals, start, now);
+  if (untagged > 0)
+    e->demands[n++] = untagged;
   if (n < 2)
     return bw;
-  return octo_fair_share_for (e->demands, n, bw, index);
+  share = octo_fair_share_for (e->demands, n, bw, index);
+  return MAX (share, 1);        /* 0 would read as unknown */
 }
 
 guint64
@@ -607,7 +650,7 @@ octo_engine_peek (OctoEngine *e, OctoTime now)
     count_drop (e, &entry->packet, m->reason);
     packet_left (e, m);
   }
-  octo_rate_meter_set_busy (e->rate, FALSE, now);
+  update_busy (e, now);
   return NULL;
 }
 
@@ -629,8 +672,7 @@ octo_engine_dequeue (OctoEngine *e, OctoTime now, OctoPacket *out)
     entry->msg->sent_any = TRUE;
     packet_left (e, entry->msg);
   }
-  if (e->n_slots == e->n_dead)
-    octo_rate_meter_set_busy (e->rate, FALSE, now);
+  update_busy (e, now);
   return TRUE;
 }
 

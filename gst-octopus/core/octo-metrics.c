@@ -60,102 +60,132 @@ octo_metrics_temporal_refs (OctoFrameRecord *frames, guint n,
   }
 }
 
-static OctoTime
-later (OctoTime a, OctoTime b)
-{
-  if (a == OCTO_TIME_NONE || b == OCTO_TIME_NONE)
-    return OCTO_TIME_NONE;
-  return MAX (a, b);
-}
-
-/* decodable[f * MAX + k]: when layer k of frame f became decodable. */
-static void
-decodable_times (const OctoFrameRecord *frames, guint n, OctoDecodeModel model,
-    OctoTime *decodable)
-{
-  for (guint f = 0; f < n; f++) {
-    const OctoFrameRecord *fr = &frames[f];
-    OctoTime *d = &decodable[f * OCTO_METRICS_MAX_LAYERS];
-
-    for (guint k = 0; k < OCTO_METRICS_MAX_LAYERS; k++)
-      d[k] = OCTO_TIME_NONE;
-    switch (model) {
-      case OCTO_DECODE_TEMPORAL:
-        d[0] = fr->arrival[0];
-        /* a reference to a frame that is not earlier is malformed input */
-        if (fr->ref >= 0)
-          d[0] = (guint) fr->ref < f ?
-              later (d[0], decodable[fr->ref * OCTO_METRICS_MAX_LAYERS]) :
-              OCTO_TIME_NONE;
-        break;
-      case OCTO_DECODE_LAYERED:
-        for (guint k = 0; k < fr->n_layers; k++) {
-          d[k] = fr->arrival[k];
-          if (k > 0)
-            d[k] = later (d[k], d[k - 1]);
-          if (!fr->gop_start) {
-            const OctoTime *prev = f > 0 ?
-                &decodable[(f - 1) * OCTO_METRICS_MAX_LAYERS] : NULL;
-            d[k] = prev ? later (d[k], prev[k]) : OCTO_TIME_NONE;
-          }
-        }
-        break;
-      case OCTO_DECODE_INDEPENDENT:
-        for (guint k = 0; k < fr->n_layers; k++)
-          d[k] = fr->arrival[k];
-        break;
-    }
-  }
-}
-
-static OctoTime
-base_time (const OctoTime *d, guint n_layers, OctoDecodeModel model)
-{
-  OctoTime first = OCTO_TIME_NONE;
-
-  if (model != OCTO_DECODE_INDEPENDENT)
-    return d[0];
-  for (guint k = 0; k < n_layers; k++)
-    first = MIN (first, d[k]);
-  return first;
-}
-
+/* The receiver, replayed in arrival order: a layer of a frame older than the
+ * newest shown one is discarded (never handed to the decoder); a layer is
+ * decodable once it and its references are; a frame is shown when its base
+ * becomes decodable and it is newer than the shown one, then improves with
+ * each further layer that becomes decodable until a newer frame is shown. */
 typedef struct {
-  OctoTime time;
-  guint frame;
-} Event;
+  const OctoFrameRecord *frames;
+  guint n;
+  OctoDecodeModel model;
+  gboolean *handed;             /* [f * MAX + k] */
+  OctoTime *decodable;          /* [f * MAX + k] */
+  gint32 *first_child, *next_sibling;   /* TEMPORAL: frames referencing f */
+  gint64 newest_shown;
+  OctoFrameOutcome *out;
+  GArray *work;                 /* (f, k) pairs that just became decodable */
+} Replay;
 
-static gint
-compare_event (const void *a, const void *b)
+#define AT(f, k) ((gsize) (f) * OCTO_METRICS_MAX_LAYERS + (k))
+
+static gboolean
+references_ready (const Replay *r, guint f, guint k)
 {
-  const Event *x = a, *y = b;
+  const OctoFrameRecord *fr = &r->frames[f];
 
-  if (x->time != y->time)
-    return x->time < y->time ? -1 : 1;
-  return x->frame < y->frame ? -1 : x->frame > y->frame;
+  switch (r->model) {
+    case OCTO_DECODE_TEMPORAL:
+      return fr->ref < 0 || ((guint) fr->ref < f
+          && r->decodable[AT (fr->ref, 0)] != OCTO_TIME_NONE);
+    case OCTO_DECODE_LAYERED:
+      if (k > 0 && r->decodable[AT (f, k - 1)] == OCTO_TIME_NONE)
+        return FALSE;
+      return fr->gop_start || (f > 0
+          && r->decodable[AT (f - 1, k)] != OCTO_TIME_NONE);
+    case OCTO_DECODE_INDEPENDENT:
+      break;
+  }
+  return TRUE;
 }
 
-/* Picks the layers of shown frame @f usable by @limit (the next shown frame's
- * base time) and fills its outcome. */
 static void
-show_frame (const OctoFrameRecord *fr, const OctoTime *d,
-    OctoDecodeModel model, OctoTime limit, OctoFrameOutcome *out)
+try_decode (Replay *r, guint f, guint k, OctoTime now)
 {
-  out->shown = TRUE;
-  out->show_time = 0;
-  for (guint k = 0; k < MAX (fr->n_layers, 1u); k++) {
-    if (d[k] == OCTO_TIME_NONE || d[k] > limit) {
-      if (model == OCTO_DECODE_INDEPENDENT)
-        continue;
-      break;
-    }
+  guint pair[2] = { f, k };
+
+  if (f >= r->n || k >= r->frames[f].n_layers || !r->handed[AT (f, k)]
+      || r->decodable[AT (f, k)] != OCTO_TIME_NONE
+      || !references_ready (r, f, k))
+    return;
+  r->decodable[AT (f, k)] = now;
+  g_array_append_vals (r->work, pair, 2);
+}
+
+static void
+became_decodable (Replay *r, guint f, guint k, OctoTime now)
+{
+  const OctoFrameRecord *fr = &r->frames[f];
+  OctoFrameOutcome *out = &r->out[f];
+  gboolean base = r->model == OCTO_DECODE_INDEPENDENT || k == 0;
+
+  if ((gint64) f > r->newest_shown && base) {
+    r->newest_shown = f;
+    out->shown = TRUE;
+  }
+  if ((gint64) f == r->newest_shown) {
     out->layers_used |= 1u << k;
-    out->show_time = MAX (out->show_time, d[k]);
-    if (model == OCTO_DECODE_INDEPENDENT)
+    out->show_time = now;
+    if (r->model == OCTO_DECODE_INDEPENDENT)
       out->quality += fr->quality[k];
     else
       out->quality = fr->quality[k];
   }
+  /* what this layer unlocks */
+  if (r->model == OCTO_DECODE_LAYERED) {
+    try_decode (r, f, k + 1, now);
+    if (f + 1 < r->n && !r->frames[f + 1].gop_start)
+      try_decode (r, f + 1, k, now);
+  } else if (r->model == OCTO_DECODE_TEMPORAL) {
+    for (gint32 c = r->first_child[f]; c >= 0; c = r->next_sibling[c])
+      try_decode (r, c, 0, now);
+  }
+}
+
+typedef struct {
+  OctoTime time;
+  guint frame, layer;
+} Arrival;
+
+static gint
+compare_arrival (const void *a, const void *b)
+{
+  const Arrival *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  if (x->frame != y->frame)
+    return x->frame < y->frame ? -1 : 1;
+  return x->layer < y->layer ? -1 : x->layer > y->layer;
+}
+
+static void
+replay (Replay *r)
+{
+  GArray *arrivals = g_array_new (FALSE, FALSE, sizeof (Arrival));
+
+  for (guint f = 0; f < r->n; f++)
+    for (guint k = 0; k < r->frames[f].n_layers; k++)
+      if (r->frames[f].arrival[k] != OCTO_TIME_NONE) {
+        Arrival a = { r->frames[f].arrival[k], f, k };
+        g_array_append_val (arrivals, a);
+      }
+  qsort (arrivals->data, arrivals->len, sizeof (Arrival), compare_arrival);
+
+  for (guint i = 0; i < arrivals->len; i++) {
+    Arrival *a = &g_array_index (arrivals, Arrival, i);
+    if ((gint64) a->frame < r->newest_shown)
+      continue;
+    r->handed[AT (a->frame, a->layer)] = TRUE;
+    try_decode (r, a->frame, a->layer, a->time);
+    while (r->work->len > 0) {
+      guint f = g_array_index (r->work, guint, r->work->len - 2);
+      guint k = g_array_index (r->work, guint, r->work->len - 1);
+      g_array_set_size (r->work, r->work->len - 2);
+      became_decodable (r, f, k, a->time);
+    }
+  }
+  g_array_free (arrivals, TRUE);
 }
 
 void
@@ -163,44 +193,44 @@ octo_metrics_compute (const OctoFrameRecord *frames, guint n,
     OctoDecodeModel model, OctoTime end, OctoFrameOutcome *outcomes,
     OctoMetricsSummary *summary)
 {
-  OctoTime *decodable = g_new (OctoTime, (gsize) MAX (n, 1u) *
-      OCTO_METRICS_MAX_LAYERS);
-  Event *events = g_new (Event, MAX (n, 1u));
-  gdouble *latency = g_new (gdouble, MAX (n, 1u));
-  gdouble *aoi = g_new (gdouble, (gsize) n + 1);
-  guint n_events = 0, n_shown = 0, n_aoi = 0;
+  gsize cells = (gsize) MAX (n, 1u) * OCTO_METRICS_MAX_LAYERS;
+  Replay r;
+  gdouble *latency, *aoi;
+  guint n_shown = 0, n_aoi = 0;
   gint64 newest = -1;
+
+  for (guint f = 0; f < n; f++)
+    g_return_if_fail (frames[f].n_layers <= OCTO_METRICS_MAX_LAYERS);
+  r = (Replay) { frames, n, model, g_new0 (gboolean, cells),
+    g_new (OctoTime, cells), g_new (gint32, MAX (n, 1u)),
+    g_new (gint32, MAX (n, 1u)), -1, outcomes,
+    g_array_new (FALSE, FALSE, sizeof (guint)) };
+  latency = g_new (gdouble, MAX (n, 1u));
+  aoi = g_new (gdouble, (gsize) n + 1);
 
   memset (summary, 0, sizeof (*summary));
   memset (outcomes, 0, sizeof (OctoFrameOutcome) * n);
   summary->n_frames = n;
-  decodable_times (frames, n, model, decodable);
+  for (gsize i = 0; i < cells; i++)
+    r.decodable[i] = OCTO_TIME_NONE;
+  for (guint f = 0; f < n; f++)
+    r.first_child[f] = -1;
+  for (gint64 f = (gint64) n - 1; f >= 0; f--) {
+    gint32 ref = frames[f].ref;
+    if (model == OCTO_DECODE_TEMPORAL && ref >= 0 && ref < f) {
+      r.next_sibling[f] = r.first_child[ref];
+      r.first_child[ref] = f;
+    }
+  }
+  replay (&r);
 
+  /* show times increase with the frame index among shown frames */
   for (guint f = 0; f < n; f++) {
-    OctoTime base = base_time (&decodable[f * OCTO_METRICS_MAX_LAYERS],
-        frames[f].n_layers, model);
-    if (base != OCTO_TIME_NONE)
-      events[n_events++] = (Event) { base, f };
-  }
-  qsort (events, n_events, sizeof (Event), compare_event);
-
-  /* frames shown, in show order (increasing index and time) */
-  for (guint i = 0; i < n_events; i++) {
-    if ((gint64) events[i].frame <= newest)
+    const OctoFrameOutcome *out = &outcomes[f];
+    if (!out->shown)
       continue;
-    newest = events[i].frame;
-    events[n_shown++] = events[i];
-  }
-
-  newest = -1;
-  for (guint i = 0; i < n_shown; i++) {
-    guint f = events[i].frame;
-    OctoTime limit = i + 1 < n_shown ? events[i + 1].time : G_MAXUINT64 - 1;
-    OctoFrameOutcome *out = &outcomes[f];
-
-    show_frame (&frames[f], &decodable[f * OCTO_METRICS_MAX_LAYERS], model,
-        limit, out);
-    latency[i] = (out->show_time - frames[f].capture) / (gdouble) OCTO_MSECOND;
+    latency[n_shown++] = (out->show_time - frames[f].capture) /
+        (gdouble) OCTO_MSECOND;
     if (newest >= 0)
       aoi[n_aoi++] = (out->show_time - frames[newest].capture) /
           (gdouble) OCTO_MSECOND;
@@ -231,8 +261,11 @@ octo_metrics_compute (const OctoFrameRecord *frames, guint n,
   summary->median_aoi_ms = octo_percentile (aoi, n_aoi, 50);
   summary->p99_aoi_ms = octo_percentile (aoi, n_aoi, 99);
 
-  g_free (decodable);
-  g_free (events);
+  g_free (r.handed);
+  g_free (r.decodable);
+  g_free (r.first_child);
+  g_free (r.next_sibling);
+  g_array_free (r.work, TRUE);
   g_free (latency);
   g_free (aoi);
 }

@@ -22,7 +22,6 @@
 
 G_BEGIN_DECLS
 
-#define OCTO_TIME_NONE G_MAXUINT64
 #define OCTO_METRICS_MAX_LAYERS 24
 
 typedef enum {

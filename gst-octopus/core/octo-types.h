@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 
 typedef guint64 OctoTime;
 
+/* "No time": never happened / not known. */
+#define OCTO_TIME_NONE G_MAXUINT64
+
 #define OCTO_NSECOND  ((OctoTime) 1)
 #define OCTO_USECOND  ((OctoTime) 1000)
 #define OCTO_MSECOND  ((OctoTime) 1000000)

@@ -282,6 +282,119 @@ test_drop_tail_mode_ignores_tags (void)
   harness_free (h);
 }
 
+/* Reordered packets of a message that already started sending never create
+ * a second, droppable record for it. */
+static void
+test_reordered_packets_of_sent_message_are_never_dropped (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_packets (h, 0, 0, 11, 0, 1, 3, 100, &low, 0);
+  harness_message (h, 0, 0, 10, 1, 100, &low, 0);        /* older, late */
+  harness_packets (h, 0, 0, 11, 1, 1, 3, 100, &low, 0);
+  harness_dequeue (h, 1, 1 * MS);
+  harness_message (h, 0, 0, 12, 1, 100, &d, 2 * MS);
+  harness_packets (h, 0, 0, 11, 2, 1, 3, 100, &low, 2 * MS);
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "+0/11 -0/10:dropper +0/11 +0/12 +0/11");
+
+  /* the last packet overtakes a middle one that then arrives alone */
+  harness_packets (h, 0, 0, 20, 0, 1, 3, 100, &low, 4 * MS);
+  harness_packets (h, 0, 0, 20, 2, 1, 3, 100, &low, 4 * MS);
+  harness_dequeue (h, G_MAXUINT, 5 * MS);
+  harness_message (h, 0, 0, 21, 1, 100, &d, 6 * MS);
+  harness_packets (h, 0, 0, 20, 1, 1, 3, 100, &low, 6 * MS);
+  harness_dequeue (h, G_MAXUINT, 7 * MS);
+  assert_log (h, "+0/20 +0/20 +0/21 +0/20");
+  harness_free (h);
+}
+
+/* With the stream table full, a stream that is waiting for the rest of a
+ * started message is not forgotten; one silent for a second is. */
+static void
+test_stream_eviction_spares_recent_streams (void)
+{
+  OctoEngineConfig config;
+  Harness *h;
+  Tags d = dropper (0);
+
+  octo_engine_config_init (&config);
+  config.max_streams = 2;
+  h = harness_new_full (&config);
+  harness_packets (h, 0, 0, 10, 0, 1, 3, 100, &low, 0);   /* stream 0 */
+  harness_dequeue (h, 1, 1 * MS);
+  harness_message (h, 0, 1, 1, 1, 100, &low, 2 * MS);     /* stream 1 */
+  harness_message (h, 0, 2, 1, 1, 100, &low, 2 * MS);     /* no room: FIFO */
+  harness_packets (h, 0, 0, 10, 1, 1, 3, 100, &low, 3 * MS);
+  harness_message (h, 0, 0, 11, 1, 100, &d, 3 * MS);
+  harness_packets (h, 0, 0, 10, 2, 1, 3, 100, &low, 3 * MS);
+  harness_dequeue (h, G_MAXUINT, 4 * MS);
+  assert_log (h, "+0/10 +1/1 +2/1 +0/10 +0/11 +0/10");
+  g_assert_cmpuint (octo_engine_get_stats (h->engine)->streams_overflowed, ==,
+      1);
+
+  /* a second later stream 1 (idle) makes room for stream 3 */
+  harness_message (h, 0, 3, 1, 1, 100, &low, 2 * MS + OCTO_SECOND);
+  harness_message (h, 0, 3, 2, 1, 100, &d, 2 * MS + OCTO_SECOND);
+  harness_dequeue (h, G_MAXUINT, 3 * MS + OCTO_SECOND);
+  assert_log (h, "-3/1:dropper +3/2");
+  harness_free (h);
+}
+
+/* Overflow leaves discarded slots behind; the rate meter still sees exactly
+ * when live packets are queued. */
+static void
+test_measured_rate_ignores_discarded_slots (void)
+{
+  Harness *h = harness_new (10000, OCTO_BW_MEASURED);
+
+  harness_message (h, 0, 0, 1, 1, 100, &plain, 0);
+  harness_message (h, 0, 0, 2, 100, 100, &plain, 0);    /* overflows */
+  harness_dequeue (h, 1, 1 * MS);
+  /* then an 800 kbit/s service of a backlog: 100 bytes per ms */
+  for (guint i = 0; i < 60; i++)
+    harness_message (h, 0, 0, 100 + i, 1, 100, &plain, 100 * MS);
+  for (guint ms = 101; ms <= 150; ms++)
+    harness_dequeue (h, 1, ms * MS);
+  g_assert_cmpuint (octo_engine_bandwidth (h->engine, 150 * MS), ==, 800000);
+  harness_dequeue (h, G_MAXUINT, 200 * MS);
+
+  /* an overflow that empties the queue ends its busy time: 300 idle ms
+   * later the rate is still the link's */
+  harness_message (h, 0, 0, 300, 110, 100, &plain, 200 * MS);
+  g_assert_cmpuint (octo_engine_queued_packets (h->engine), ==, 0);
+  for (guint i = 0; i < 10; i++)
+    harness_message (h, 0, 0, 400 + i, 1, 100, &plain, 500 * MS);
+  for (guint ms = 501; ms <= 510; ms++)
+    harness_dequeue (h, 1, ms * MS);
+  g_assert_cmpuint (octo_engine_bandwidth (h->engine, 510 * MS), ==, 800000);
+  g_free (harness_take_log (h));
+  harness_free (h);
+}
+
+/* Packets that leave the instant they arrive: no measurable limit, so no
+ * bitrate drops; a second without departures makes it unknown again. */
+static void
+test_bandwidth_unlimited_then_unknown (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags huge = { .priority = 1, .bitrate = 10000000000ull };
+
+  for (guint i = 0; i < 6; i++) {
+    harness_message (h, 0, 0, i, 1, 1000, &plain, i * MS);
+    harness_dequeue (h, 1, i * MS);
+  }
+  g_assert_cmpuint (octo_engine_bandwidth (h->engine, 5 * MS), ==,
+      OCTO_BW_UNLIMITED);
+  harness_message (h, 0, 0, 6, 1, 1000, &huge, 6 * MS);
+  harness_dequeue (h, 1, 6 * MS);
+  g_assert_cmpuint (octo_engine_bandwidth (h->engine, 6 * MS + OCTO_SECOND + 1),
+      ==, OCTO_BW_UNKNOWN);
+  assert_log (h, "+0/0 +0/1 +0/2 +0/3 +0/4 +0/5 +0/6");
+  harness_free (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -314,5 +427,13 @@ main (int argc, char **argv)
       test_no_bitrate_drop_while_bandwidth_unknown);
   g_test_add_func ("/rules/drop-tail-mode-ignores-tags",
       test_drop_tail_mode_ignores_tags);
+  g_test_add_func ("/rules/reordered-packets-of-sent-message",
+      test_reordered_packets_of_sent_message_are_never_dropped);
+  g_test_add_func ("/rules/stream-eviction-spares-recent-streams",
+      test_stream_eviction_spares_recent_streams);
+  g_test_add_func ("/rules/measured-rate-ignores-discarded-slots",
+      test_measured_rate_ignores_discarded_slots);
+  g_test_add_func ("/rules/bandwidth-unlimited-then-unknown",
+      test_bandwidth_unlimited_then_unknown);
   return g_test_run ();
 }

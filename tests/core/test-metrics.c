@@ -136,17 +136,26 @@ test_layered_frames_shown_at_highest_decodable_layer (void)
   g_assert_cmpfloat_with_epsilon (out[1].quality, 0.85, 1e-12);
   g_assert_cmpfloat_with_epsilon (sum.p50_latency_ms, 16, 1e-9);
 
-  /* frame 0's Q1 arrives after frame 1 was shown: not used; frame 1's Q1
-   * then lacks its reference */
+  /* frame 0's Q1 arrives after frame 1 was shown: never handed to the
+   * decoder, so frame 1's Q1 lacks its reference */
   frames[0].arrival[1] = 50 * MS;
   octo_metrics_compute (frames, 2, OCTO_DECODE_LAYERED, 60 * MS, out, &sum);
   g_assert_cmpuint (out[0].layers_used, ==, 0x1);
   g_assert_cmpuint (out[0].show_time, ==, 10 * MS);
-  g_assert_cmpuint (out[1].layers_used, ==, 0x3);
-  g_assert_cmpuint (out[1].show_time, ==, 50 * MS);
+  g_assert_cmpuint (out[1].layers_used, ==, 0x1);
+  g_assert_cmpuint (out[1].show_time, ==, 40 * MS);
+
+  /* frame 0 completing only after frame 1 was shown is never shown */
+  frames[0].arrival[1] = 20 * MS;
+  frames[0].arrival[0] = 42 * MS;       /* after frame 1's Q0 (40 ms) */
+  frames[1].gop_start = TRUE;
+  octo_metrics_compute (frames, 2, OCTO_DECODE_LAYERED, 60 * MS, out, &sum);
+  g_assert_false (out[0].shown);
+  g_assert_cmpuint (out[1].layers_used, ==, 0x7);
 
   /* without a GoP start, frame 0 has no reference frame: nothing decodes */
   frames[0].gop_start = FALSE;
+  frames[1].gop_start = FALSE;
   octo_metrics_compute (frames, 2, OCTO_DECODE_LAYERED, 60 * MS, out, &sum);
   g_assert_cmpuint (sum.n_shown, ==, 0);
   g_assert_true (isnan (sum.p99_latency_ms));

@@ -147,7 +147,7 @@ test_random_bytes_rarely_pass (void)
   GRand *rand = g_rand_new_with_seed (42);
   guint8 bytes[OCTO_WIRE_HEADER_LEN];
   OctoHeader out;
-  guint accepted = 0, candidates = 0;
+  guint accepted = 0;
   const guint n = 2000000;
 
   for (guint i = 0; i < n; i++) {
@@ -155,14 +155,12 @@ test_random_bytes_rarely_pass (void)
       bytes[j] = g_rand_int (rand) & 0xff;
     /* force the marker so the CRC and reserved bit are what is tested */
     bytes[0] = OCTO_WIRE_MARKER | OCTO_WIRE_VERSION;
-    candidates++;
     if (octo_header_parse (bytes, sizeof bytes, &out) == OCTO_PARSE_OK)
       accepted++;
   }
-  /* expected 1/512 of candidates: 3906 */
+  /* expected n / 512 = 3906, sd 62 */
   g_assert_cmpuint (accepted, >, 3500);
   g_assert_cmpuint (accepted, <, 4300);
-  g_assert_cmpuint (candidates, ==, n);
   g_rand_free (rand);
 }
 

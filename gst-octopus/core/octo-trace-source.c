@@ -1,0 +1,186 @@
+#include "octo-trace-source.h"
+
+#include <string.h>
+
+#include "octo-metrics.h"
+
+struct _OctoTraceSource {
+  OctoTraceSourceConfig config;
+  guint64 next_frame;
+  guint level;
+};
+
+void
+octo_trace_source_config_init (OctoTraceSourceConfig *config,
+    OctoSourceKind kind)
+{
+  memset (config, 0, sizeof (*config));
+  config->kind = kind;
+  config->tag = TRUE;
+  config->adapt = TRUE;
+  config->payload = 1400;
+  config->overhead = 28 + 12;
+}
+
+OctoTraceSource *
+octo_trace_source_new (const OctoTraceSourceConfig *config, GError **error)
+{
+  OctoTraceSource *s;
+  const gchar *missing = NULL;
+
+  switch (config->kind) {
+    case OCTO_SOURCE_TEMPORAL:
+      missing = config->temporal ? NULL : "a temporal trace";
+      break;
+    case OCTO_SOURCE_QUALITY:
+      missing = config->quality ? NULL : "a quality trace";
+      if (!missing && config->fixed_level >= config->quality->n_levels)
+        missing = "a fixed level the quality trace has";
+      break;
+    case OCTO_SOURCE_CLOUD:
+      missing = config->cloud ? NULL : "a point-cloud trace";
+      if (!missing && config->cloud->n_layers * config->cloud->n_cells >
+          OCTO_SOURCE_MAX_MESSAGES)
+        missing = "a point-cloud trace of at most 24 layers x cells";
+      if (!missing && config->fixed_level >= config->cloud->n_layers)
+        missing = "a fixed top layer the point-cloud trace has";
+      break;
+  }
+  if (missing) {
+    g_set_error (error, OCTO_VIDEO_TRACE_ERROR, 0,
+        "trace source needs %s", missing);
+    return NULL;
+  }
+  s = g_new0 (OctoTraceSource, 1);
+  s->config = *config;
+  s->level = config->fixed_level;
+  return s;
+}
+
+void
+octo_trace_source_free (OctoTraceSource *source)
+{
+  g_free (source);
+}
+
+OctoTime
+octo_trace_source_frame_interval (const OctoTraceSource *s)
+{
+  /* the 2D traces are 30 fps, dance.trace 20 fps */
+  return s->config.kind == OCTO_SOURCE_CLOUD ? 50 * OCTO_MSECOND :
+      OCTO_SECOND / 30;
+}
+
+guint
+octo_trace_source_level (const OctoTraceSource *s)
+{
+  return s->level;
+}
+
+static guint64
+link_rate (const OctoTraceSource *s, guint32 kbps)
+{
+  return octo_preset_link_rate ((guint64) kbps * 1000, s->config.payload,
+      s->config.overhead);
+}
+
+static guint
+temporal_frame (OctoTraceSource *s, guint64 frame, OctoSourceMessage *out)
+{
+  const OctoTemporalTrace *t = s->config.temporal;
+  const OctoTemporalFrame *f = &t->frames[frame % t->n_frames];
+
+  out->layer = f->temporal_layer;
+  out->keyframe = f->keyframe;
+  out->size = f->size;
+  out->quality = octo_ssim_from_db (f->ssim_db);
+  if (s->config.tag)
+    octo_preset_framerate (f->keyframe, f->temporal_layer, &out->tags);
+  return 1;
+}
+
+static guint
+quality_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
+    OctoSourceMessage *out)
+{
+  const OctoQualityTrace *t = s->config.quality;
+  gboolean gop_start = frame % t->gop_len == 0;
+  const OctoQualityLevel *level;
+  const OctoQualityFrame *f;
+
+  /* levels are compared as link rates, like the estimate */
+  if (gop_start && s->config.adapt) {
+    s->level = 0;
+    for (guint i = 0; i < t->n_levels; i++)
+      if (link_rate (s, t->levels[i].aggregate_kbps) <= estimate)
+        s->level = i;
+  }
+  level = &t->levels[s->level];
+  f = &level->frames[frame % t->n_frames];
+  for (guint k = 0; k < t->n_layers; k++) {
+    OctoSourceMessage *m = &out[k];
+    m->index = k;
+    m->layer = k;
+    m->keyframe = gop_start;
+    m->size = f->bytes[k];
+    m->quality = octo_ssim_from_db (f->ssim_db[k]);
+    if (s->config.tag)
+      octo_preset_quality (k, gop_start,
+          link_rate (s, level->cumulative_kbps[k]), &m->tags);
+  }
+  return t->n_layers;
+}
+
+static guint
+cloud_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
+    OctoSourceMessage *out)
+{
+  const OctoCloudTrace *t = s->config.cloud;
+  guint n = 0;
+
+  if (s->config.adapt) {
+    s->level = 0;
+    for (guint i = 0; i < t->n_layers; i++)
+      if (link_rate (s, t->cumulative_kbps[i]) <= estimate)
+        s->level = i;
+  }
+  for (guint layer = 0; layer <= s->level; layer++)
+    for (guint cell = 0; cell < t->n_cells; cell++) {
+      OctoSourceMessage *m = &out[n];
+      m->index = n++;
+      m->layer = layer;
+      m->cell = cell;
+      m->size = octo_cloud_trace_bytes (t, frame % t->n_frames, layer, cell);
+      /* fraction of the full frame's points: layers are equal subsets */
+      m->quality = 1.0 / (t->n_layers * t->n_cells);
+      if (s->config.tag)
+        octo_preset_volumetric_trace (cell, layer, frame, &m->tags);
+    }
+  return n;
+}
+
+guint
+octo_trace_source_next_frame (OctoTraceSource *s, OctoTime capture,
+    guint64 estimate_bps, OctoSourceMessage *out)
+{
+  guint64 frame = s->next_frame++;
+  guint n;
+
+  memset (out, 0, sizeof (OctoSourceMessage) * OCTO_SOURCE_MAX_MESSAGES);
+  switch (s->config.kind) {
+    case OCTO_SOURCE_TEMPORAL:
+      n = temporal_frame (s, frame, out);
+      break;
+    case OCTO_SOURCE_QUALITY:
+      n = quality_frame (s, frame, estimate_bps, out);
+      break;
+    default:
+      n = cloud_frame (s, frame, estimate_bps, out);
+      break;
+  }
+  for (guint i = 0; i < n; i++) {
+    out[i].frame = frame;
+    out[i].capture = capture;
+  }
+  return n;
+}
