@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 60
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build build-asan test demo bench fuzz clean
+.PHONY: all deps build build-asan test demo bench experiments fuzz clean
 
 all: build
 
@@ -38,6 +38,11 @@ demo: build
 
 bench: build
 	$(BUILD)/bench/octo-bench-engine
+
+# The simulated matrix into results/latest (ARGS: see bench/experiments.py -h),
+# e.g. make experiments ARGS="--cases 2 --schemes octopus,octobbr --rtts 20,60"
+experiments: build
+	bench/experiments.py --sim $(BUILD)/bench/sim/octo-sim $(ARGS)
 
 # libFuzzer targets (clang), each run FUZZ_SECONDS on a copy of its corpus.
 fuzz: deps

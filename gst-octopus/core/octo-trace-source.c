@@ -63,12 +63,23 @@ octo_trace_source_free (OctoTraceSource *source)
   g_free (source);
 }
 
+/* the 2D traces are 30 fps, dance.trace 20 fps */
+static guint
+fps (const OctoTraceSource *s)
+{
+  return s->config.kind == OCTO_SOURCE_CLOUD ? 20 : 30;
+}
+
 OctoTime
 octo_trace_source_frame_interval (const OctoTraceSource *s)
 {
-  /* the 2D traces are 30 fps, dance.trace 20 fps */
-  return s->config.kind == OCTO_SOURCE_CLOUD ? 50 * OCTO_MSECOND :
-      OCTO_SECOND / 30;
+  return OCTO_SECOND / fps (s);
+}
+
+OctoTime
+octo_trace_source_capture_time (const OctoTraceSource *s, guint64 frame)
+{
+  return frame * OCTO_SECOND / fps (s);
 }
 
 guint

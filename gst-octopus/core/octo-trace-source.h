@@ -53,6 +53,9 @@ OctoTraceSource *octo_trace_source_new (const OctoTraceSourceConfig *config,
 void octo_trace_source_free (OctoTraceSource *source);
 
 OctoTime octo_trace_source_frame_interval (const OctoTraceSource *source);
+/* Capture time of frame @frame from the start, without rounding drift. */
+OctoTime octo_trace_source_capture_time (const OctoTraceSource *source,
+    guint64 frame);
 /* Produces frame @frame (frames must be asked in order from 0) captured at
  * @capture, given the current estimate; returns the number of messages
  * written to @out (<= OCTO_SOURCE_MAX_MESSAGES). */

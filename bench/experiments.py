@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""Runs a matrix of simulated experiments (build/bench/sim/octo-sim) in
+parallel and collects them into results/<run>/: one directory per run with
+its per-frame CSV and inputs, summary.json (a list of records), meta.json
+(date, host, command: kept apart so identical inputs give identical
+summaries), and the report (bench/report.py).
+
+Examples:
+  bench/experiments.py                              # the default matrix
+  bench/experiments.py --cases 2 --schemes octopus,octobbr --rtts 20,60,120
+  bench/experiments.py --traces Verizon-LTE-short,/path/to/my.down
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NETWORK = os.path.join(ROOT, "data", "traces", "network")
+VIDEO = os.path.join(ROOT, "data", "traces", "video")
+
+SCHEMES = ["octopus", "octobbr", "fifo", "pdrop50", "pdrop100", "pdrop200",
+           "pdrop375", "codel", "bode", "oracle"]
+DEV_TRACES = {1: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-2016"],
+              2: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-2016"],
+              3: ["5G-static-1"]}
+VIDEOS = {1: ["mot17-10-temp", "mot17-11-temp"],
+          2: ["mot17-10-quality", "mot17-11-quality"],
+          3: ["dance"]}
+
+
+def csv_list(text, convert=str):
+    return [convert(x) for x in text.split(",") if x]
+
+
+def resolve(name, folder, suffix):
+    """A trace given by name (looked up in the shipped data) or by path."""
+    if os.path.sep in name or os.path.exists(name):
+        path = os.path.abspath(name)
+    else:
+        path = os.path.join(folder, name + suffix)
+    if not os.path.exists(path):
+        sys.exit(f"experiments: no such trace: {name} (looked for {path})")
+    return path
+
+
+def label(path, video):
+    base = os.path.basename(path).split(".")[0]
+    if video and base.count("-") >= 2:
+        base = base.rsplit("-", 1)[0]
+    return base
+
+
+def plan(args):
+    runs = []
+    for case in args.cases:
+        traces = args.traces or DEV_TRACES[case]
+        videos = args.videos or VIDEOS[case]
+        for trace in traces:
+            down = resolve(trace, NETWORK, ".down")
+            up = down[:-5] + ".up" if down.endswith(".down") else None
+            for rtt in args.rtts:
+                for video in videos:
+                    vpath = resolve(video, VIDEO, ".trace")
+                    for scheme in args.schemes:
+                        name = "-".join([f"case{case}", scheme, label(down, False),
+                                         f"{rtt}ms", label(vpath, True)])
+                        cmd = [args.sim, "--case", str(case), "--scheme", scheme,
+                               "--trace", down, "--video", vpath,
+                               "--rtt-ms", str(rtt), "--duration", str(args.duration),
+                               "--trace-label", label(down, False),
+                               "--video-label", label(vpath, True),
+                               "--out", os.path.join(args.out, "runs", name)]
+                        if up and os.path.exists(up) and not args.no_uplink_trace:
+                            cmd[cmd.index("--video"):cmd.index("--video")] = ["--up-trace", up]
+                        runs.append((name, cmd))
+    return runs
+
+
+def progress(done, total, failed):
+    width = 40
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+                     + (f" ({failed} failed)" if failed else ""))
+    sys.stderr.flush()
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cases", type=lambda s: csv_list(s, int), default=[1, 2, 3])
+    p.add_argument("--schemes", type=csv_list, default=SCHEMES)
+    p.add_argument("--rtts", type=lambda s: csv_list(s, int), default=[60])
+    p.add_argument("--traces", type=csv_list, default=None,
+                   help="network traces by name (data/traces/network) or path; "
+                        "default: the dev traces of each case")
+    p.add_argument("--videos", type=csv_list, default=None,
+                   help="video traces by name (data/traces/video) or path")
+    p.add_argument("--duration", type=int, default=60)
+    p.add_argument("--out", default=os.path.join(ROOT, "results", "latest"))
+    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2)
+    p.add_argument("--sim", default=os.path.join(ROOT, "build", "bench", "sim", "octo-sim"))
+    p.add_argument("--no-uplink-trace", action="store_true",
+                   help="unconstrained uplink even where a .up trace exists")
+    p.add_argument("--no-report", action="store_true")
+    args = p.parse_args()
+    unknown = [s for s in args.schemes if s not in SCHEMES]
+    if unknown:
+        sys.exit(f"experiments: unknown scheme(s) {', '.join(unknown)}; known: {', '.join(SCHEMES)}")
+    if not os.access(args.sim, os.X_OK):
+        sys.exit(f"experiments: simulator not built: {args.sim} (run make)")
+    args.out = os.path.abspath(args.out)
+    os.makedirs(args.out, exist_ok=True)
+
+    runs = plan(args)
+    failed = []
+    done = 0
+    progress(0, len(runs), 0)
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(subprocess.run, cmd, capture_output=True, text=True): name
+                   for name, cmd in runs}
+        for future in as_completed(futures):
+            result = future.result()
+            if result.returncode != 0:
+                failed.append((futures[future], result.stderr.strip()))
+            done += 1
+            progress(done, len(runs), len(failed))
+    sys.stderr.write("\n")
+    for name, err in failed:
+        sys.stderr.write(f"experiments: {name} failed: {err}\n")
+
+    records = []
+    for name, _ in sorted(runs):
+        path = os.path.join(args.out, "runs", name, "summary.json")
+        if os.path.exists(path):
+            with open(path) as f:
+                records.append(json.load(f))
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump(records, f, indent=1, sort_keys=False)
+        f.write("\n")
+    with open(os.path.join(args.out, "meta.json"), "w") as f:
+        json.dump({"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                   "host": platform.node(), "command": sys.argv,
+                   "git": subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"],
+                                         capture_output=True, text=True).stdout.strip(),
+                   "runs": len(runs), "failed": [n for n, _ in failed]}, f, indent=1)
+        f.write("\n")
+    print(f"experiments: {len(records)} runs in {args.out}/summary.json")
+    if not args.no_report:
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "report.py"), args.out],
+                       check=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,285 @@
+/* octo-sim: runs one experiment of the matrix on a virtual clock and writes
+ * its per-frame CSV, its summary record and the inputs it used.  Identical
+ * inputs give byte-identical files; nothing about the host or the date is
+ * written (bench/experiments.py keeps that apart). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim-run.h"
+
+static gint case_id = 0;
+static gchar *scheme_name = NULL, *down_trace = NULL, *up_trace = NULL;
+static gchar *video_trace = NULL, *out_dir = NULL;
+static gchar *trace_label = NULL, *video_label = NULL;
+static gint rtt_ms = 60, duration_s = 60, seed = 1;
+static gboolean list_schemes = FALSE;
+
+static GOptionEntry entries[] = {
+  {"case", 'c', 0, G_OPTION_ARG_INT, &case_id,
+      "Case study: 1 framerate, 2 quality, 3 volumetric", "N"},
+  {"scheme", 's', 0, G_OPTION_ARG_STRING, &scheme_name,
+      "Scheme (see --list-schemes)", "NAME"},
+  {"trace", 't', 0, G_OPTION_ARG_FILENAME, &down_trace,
+      "Downlink Mahimahi trace", "FILE"},
+  {"up-trace", 0, 0, G_OPTION_ARG_FILENAME, &up_trace,
+      "Uplink trace (default: unconstrained)", "FILE"},
+  {"video", 'v', 0, G_OPTION_ARG_FILENAME, &video_trace,
+      "Video trace of the case's format", "FILE"},
+  {"rtt-ms", 'r', 0, G_OPTION_ARG_INT, &rtt_ms,
+      "Round-trip propagation delay in ms (default 60)", "MS"},
+  {"duration", 'd', 0, G_OPTION_ARG_INT, &duration_s,
+      "Simulated seconds (default 60)", "S"},
+  {"seed", 0, 0, G_OPTION_ARG_INT, &seed, "Random seed (default 1)", "N"},
+  {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
+      "Directory for frames.csv, summary.json, details.json, inputs.json",
+      "DIR"},
+  {"trace-label", 0, 0, G_OPTION_ARG_STRING, &trace_label,
+      "Trace name in the summary (default: file name without extension)",
+      "NAME"},
+  {"video-label", 0, 0, G_OPTION_ARG_STRING, &video_label,
+      "Video name in the summary (default: file name up to the first '-' "
+      "or '.')", "NAME"},
+  {"list-schemes", 0, 0, G_OPTION_ARG_NONE, &list_schemes,
+      "List the schemes and exit", NULL},
+  {NULL}
+};
+
+static void
+json_number (GString *s, gdouble v)
+{
+  if (isnan (v) || isinf (v))
+    g_string_append (s, "null");
+  else
+    g_string_append_printf (s, "%.6f", v);
+}
+
+static gchar *
+default_label (const gchar *path, gboolean video)
+{
+  gchar *base = g_path_get_basename (path);
+  gchar *cut = strchr (base, '.');
+
+  if (cut)
+    *cut = '\0';
+  /* mot17-10-quality -> mot17-10 */
+  if (video && (cut = strrchr (base, '-')) && cut != strchr (base, '-'))
+    *cut = '\0';
+  return base;
+}
+
+static gchar *
+summary_json (const SimResult *r)
+{
+  GString *s = g_string_new ("{");
+  gboolean first = TRUE;
+
+  g_string_append_printf (s, "\"case\": %d, \"scheme\": \"%s\", "
+      "\"trace\": \"%s\", \"rtt_ms\": %d, \"video\": \"%s\", ", case_id,
+      scheme_name, trace_label, rtt_ms, video_label);
+  g_string_append (s, "\"median_aoi_ms\": ");
+  json_number (s, r->summary.median_aoi_ms);
+  g_string_append (s, ", \"p99_aoi_ms\": ");
+  json_number (s, r->summary.p99_aoi_ms);
+  g_string_append (s, ", \"p50_latency_ms\": ");
+  json_number (s, r->summary.p50_latency_ms);
+  g_string_append (s, ", \"p99_latency_ms\": ");
+  json_number (s, r->summary.p99_latency_ms);
+  g_string_append (s, ", \"sqi_ssim\": ");
+  json_number (s, r->summary.sqi_ssim[0]);
+  g_string_append (s, ", \"utilization\": ");
+  json_number (s, r->utilization);
+  g_string_append (s, ", \"drops\": {");
+  for (guint i = 0; i < OCTO_DROP_N_REASONS; i++) {
+    guint64 n = r->sender_drops[i] + r->network_drops[i];
+    g_string_append_printf (s, "%s\"%s\": %" G_GUINT64_FORMAT,
+        first ? "" : ", ", octo_drop_reason_to_string (i), n);
+    first = FALSE;
+  }
+  g_string_append (s, "}}\n");
+  return g_string_free (s, FALSE);
+}
+
+static gchar *
+details_json (const SimResult *r)
+{
+  GString *s = g_string_new ("{\n");
+
+  g_string_append_printf (s, "  \"frames\": %u, \"frames_shown\": %u,\n",
+      r->n_frames, r->summary.n_shown);
+  g_string_append (s, "  \"sqi_ssim_by_tau_s\": {");
+  for (guint t = 0; t < OCTO_METRICS_N_TAUS; t++) {
+    g_string_append_printf (s, "%s\"%.1f\": ", t ? ", " : "",
+        octo_metrics_taus[t]);
+    json_number (s, r->summary.sqi_ssim[t]);
+  }
+  g_string_append_printf (s, "},\n  \"capacity_bytes\": %" G_GUINT64_FORMAT
+      ", \"delivered_link_bytes\": %" G_GUINT64_FORMAT ",\n",
+      r->capacity_bytes, r->delivered_bytes);
+  g_string_append_printf (s, "  \"messages_sent\": %" G_GUINT64_FORMAT
+      ", \"messages_delivered\": %" G_GUINT64_FORMAT ",\n", r->messages_sent,
+      r->messages_delivered);
+  g_string_append_printf (s, "  \"bytes_sent\": %" G_GUINT64_FORMAT
+      ", \"bytes_delivered\": %" G_GUINT64_FORMAT ",\n", r->bytes_sent,
+      r->bytes_delivered);
+  for (guint where = 0; where < 2; where++) {
+    const guint64 *drops = where ? r->network_drops : r->sender_drops;
+    g_string_append_printf (s, "  \"%s_packet_drops\": {",
+        where ? "network" : "sender");
+    for (guint i = 0; i < OCTO_DROP_N_REASONS; i++)
+      g_string_append_printf (s, "%s\"%s\": %" G_GUINT64_FORMAT, i ? ", " : "",
+          octo_drop_reason_to_string (i), drops[i]);
+    g_string_append (s, "},\n");
+  }
+  g_string_append (s, "  \"sender_message_drops_by_priority\": {");
+  for (guint i = 0; i < OCTO_DROP_N_REASONS; i++) {
+    g_string_append_printf (s, "%s\"%s\": [", i ? ", " : "",
+        octo_drop_reason_to_string (i));
+    for (guint p = 0; p < OCTO_N_PRIORITIES; p++)
+      g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, p ? ", " : "",
+          r->sender_message_drops[i][p]);
+    g_string_append (s, "]");
+  }
+  g_string_append (s, "}\n}\n");
+  return g_string_free (s, FALSE);
+}
+
+static gchar *
+frames_csv (const SimResult *r)
+{
+  GString *s = g_string_new ("frame,capture_ms,messages,received,level,"
+      "shown,show_ms,latency_ms,layers_used,quality\n");
+
+  for (guint f = 0; f < r->n_frames; f++) {
+    const OctoFrameRecord *fr = &r->frames[f];
+    const OctoFrameOutcome *o = &r->outcomes[f];
+    guint received = 0;
+
+    for (guint k = 0; k < fr->n_layers; k++)
+      received += fr->arrival[k] != OCTO_TIME_NONE;
+    g_string_append_printf (s, "%u,%.3f,%u,%u,%u,%d,", f,
+        fr->capture / 1e6, fr->n_layers, received, r->levels[f], o->shown);
+    if (o->shown)
+      g_string_append_printf (s, "%.3f,%.3f,", o->show_time / 1e6,
+          (o->show_time - fr->capture) / 1e6);
+    else
+      g_string_append (s, ",,");
+    g_string_append_printf (s, "0x%x,%.6f\n", o->layers_used, o->quality);
+  }
+  return g_string_free (s, FALSE);
+}
+
+static gchar *
+file_sha256 (const gchar *path)
+{
+  gchar *contents, *sum;
+  gsize len;
+
+  if (!g_file_get_contents (path, &contents, &len, NULL))
+    return g_strdup ("unreadable");
+  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (guchar *) contents,
+      len);
+  g_free (contents);
+  return sum;
+}
+
+static gchar *
+inputs_json (void)
+{
+  const gchar *paths[] = { down_trace, up_trace, video_trace };
+  const gchar *keys[] = { "trace", "up_trace", "video" };
+  GString *s = g_string_new ("{\n");
+
+  g_string_append_printf (s, "  \"case\": %d, \"scheme\": \"%s\", "
+      "\"rtt_ms\": %d, \"duration_s\": %d, \"seed\": %d,\n", case_id,
+      scheme_name, rtt_ms, duration_s, seed);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++) {
+    gchar *base, *sum;
+    if (!paths[i])
+      continue;
+    base = g_path_get_basename (paths[i]);
+    sum = file_sha256 (paths[i]);
+    g_string_append_printf (s, "  \"%s\": {\"file\": \"%s\", \"sha256\": "
+        "\"%s\"},\n", keys[i], base, sum);
+    g_free (base);
+    g_free (sum);
+  }
+  g_string_append_printf (s, "  \"simulator\": \"gst-octopus octo-sim "
+      "%s\"\n}\n", PACKAGE_VERSION);
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+write_file (const gchar *dir, const gchar *name, gchar *contents,
+    GError **error)
+{
+  gchar *path = g_build_filename (dir, name, NULL);
+  gboolean ok = g_file_set_contents (path, contents, -1, error);
+
+  g_free (path);
+  g_free (contents);
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionContext *ctx = g_option_context_new ("- simulate one Octopus "
+      "experiment");
+  GError *error = NULL;
+  SimRunConfig config = { 0 };
+  SimResult *result;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx, "Example:\n  octo-sim --case 2 "
+      "--scheme octopus --trace data/traces/network/Verizon-LTE-short.down "
+      "--video data/traces/video/mot17-10-quality.trace --out /tmp/run\n");
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+    g_printerr ("octo-sim: %s\n%s", error->message,
+        g_option_context_get_help (ctx, TRUE, NULL));
+    return 2;
+  }
+  if (list_schemes) {
+    for (const SimScheme *const *s = sim_scheme_list (); *s; s++)
+      g_print ("%-10s %s (network queue: %s)\n", (*s)->name, (*s)->summary,
+          (*s)->down_queue);
+    return 0;
+  }
+  config.scheme = scheme_name ? sim_scheme_find (scheme_name) : NULL;
+  if (case_id < 1 || case_id > 3 || !config.scheme || !down_trace
+      || !video_trace || !out_dir || rtt_ms < 0 || duration_s <= 0) {
+    g_printerr ("octo-sim: need --case 1..3, a known --scheme, --trace, "
+        "--video and --out\n%s", g_option_context_get_help (ctx, TRUE, NULL));
+    return 2;
+  }
+  if (!trace_label)
+    trace_label = default_label (down_trace, FALSE);
+  if (!video_label)
+    video_label = default_label (video_trace, TRUE);
+
+  config.case_id = case_id;
+  config.down_trace = down_trace;
+  config.up_trace = up_trace;
+  config.video_trace = video_trace;
+  config.rtt_ms = rtt_ms;
+  config.duration_s = duration_s;
+  config.seed = seed;
+  result = sim_run (&config, &error);
+  if (!result) {
+    g_printerr ("octo-sim: %s\n", error->message);
+    return 1;
+  }
+  if (g_mkdir_with_parents (out_dir, 0755) != 0
+      || !write_file (out_dir, "frames.csv", frames_csv (result), &error)
+      || !write_file (out_dir, "summary.json", summary_json (result), &error)
+      || !write_file (out_dir, "details.json", details_json (result), &error)
+      || !write_file (out_dir, "inputs.json", inputs_json (), &error)) {
+    g_printerr ("octo-sim: cannot write to %s: %s\n", out_dir,
+        error ? error->message : g_strerror (errno));
+    return 1;
+  }
+  sim_result_free (result);
+  g_option_context_free (ctx);
+  return 0;
+}

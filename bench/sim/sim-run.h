@@ -1,0 +1,50 @@
+/* One simulated experiment: a case study's trace-playing app over one
+ * scheme on one network trace, and its metrics. */
+#pragma once
+
+#include "octo-metrics.h"
+#include "octo-trace-source.h"
+#include "sim-scheme.h"
+
+G_BEGIN_DECLS
+
+/* After the last frame the world runs this long more, so what is in flight
+ * arrives (shows after the end count; the last AoI sample is at the end). */
+#define SIM_DRAIN (2 * OCTO_SECOND)
+
+typedef struct {
+  guint case_id;                /* 1 framerate, 2 quality, 3 volumetric */
+  const SimScheme *scheme;
+  const gchar *down_trace;      /* paths */
+  const gchar *up_trace;        /* NULL: unconstrained uplink */
+  const gchar *video_trace;
+  guint rtt_ms;
+  guint duration_s;
+  guint32 seed;
+} SimRunConfig;
+
+typedef struct {
+  guint n_frames;
+  OctoFrameRecord *frames;
+  OctoFrameOutcome *outcomes;
+  guint *levels;                /* quality level / cloud top layer per frame */
+  OctoMetricsSummary summary;
+  gdouble utilization;          /* over the run, before the drain */
+  guint64 capacity_bytes, delivered_bytes;
+  /* link bytes sent and delivered in the whole run including a drain of
+   * SIM_DRAIN after the last frame; the bottleneck's largest backlog */
+  guint64 sent_link_bytes, delivered_link_bytes, max_queued_bytes;
+  /* packets dropped by reason, in the send buffer and in the network */
+  guint64 sender_drops[OCTO_DROP_N_REASONS];
+  guint64 network_drops[OCTO_DROP_N_REASONS];
+  /* whole messages the send buffer dropped, by reason and priority */
+  guint64 sender_message_drops[OCTO_DROP_N_REASONS][OCTO_N_PRIORITIES];
+  guint64 messages_sent, messages_delivered;
+  guint64 bytes_sent, bytes_delivered;  /* message payload bytes */
+} SimResult;
+
+/* Runs it; NULL with @error set if an input cannot be read. */
+SimResult *sim_run (const SimRunConfig *config, GError **error);
+void sim_result_free (SimResult *result);
+
+G_END_DECLS

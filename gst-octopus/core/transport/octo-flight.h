@@ -1,0 +1,68 @@
+/* gst-octopus core: packets in flight, delivery-rate samples and loss.
+ *
+ * Tracks every transmitted packet until it is ACKed or declared lost and
+ * turns ACKs into delivery-rate samples as in draft-cheng-iccrg-delivery-
+ * rate-estimation (the estimator Linux TCP and BBR use): each packet
+ * remembers how much had been delivered when it was sent, so
+ * delivered-since / elapsed is the rate the path actually delivered.
+ *
+ * A packet is lost once 3 newer packets were ACKed (packet threshold) or it
+ * stayed unacknowledged for max(3 x srtt, 100 ms).  Sizes are link bytes. */
+#pragma once
+
+#include "octo-packet.h"
+
+G_BEGIN_DECLS
+
+#define OCTO_FLIGHT_REORDER_PACKETS 3
+#define OCTO_FLIGHT_MIN_TIMEOUT (100 * OCTO_MSECOND)
+
+typedef struct {
+  guint64 delivery_rate;        /* bits/s; 0 if this ACK gave no valid sample */
+  gboolean is_app_limited;
+  OctoTime interval;
+  guint64 delivered;            /* bytes delivered over @interval */
+  guint64 prior_delivered;      /* connection's delivered count when sent */
+  OctoTime rtt;                 /* of the newest acked packet; 0 if none */
+  guint64 newly_acked;          /* bytes */
+  guint64 newly_lost;           /* bytes */
+  guint64 last_acked_seq;       /* newest seq acked by this ACK */
+} OctoRateSample;
+
+typedef struct {
+  guint64 packets_sent, bytes_sent;
+  guint64 packets_acked, bytes_acked;
+  guint64 packets_lost, bytes_lost;
+  guint64 acks_ignored;         /* ranges naming seqs never sent */
+} OctoFlightStats;
+
+typedef struct _OctoFlight OctoFlight;
+
+OctoFlight *octo_flight_new (void);
+void octo_flight_free (OctoFlight *flight);
+
+/* Records a transmission and returns its (64-bit) sequence number; the
+ * packet carries its low 32 bits. */
+guint64 octo_flight_on_sent (OctoFlight *flight, guint32 bytes, OctoTime now);
+
+/* The sender had nothing to send while the window allowed it: samples taken
+ * until the current flight is delivered may underestimate the path. */
+void octo_flight_mark_app_limited (OctoFlight *flight);
+
+/* Processes an ACK; @rs describes what it delivered. */
+void octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack,
+    OctoTime now, OctoRateSample *rs);
+
+/* Declares timed-out packets lost; returns the bytes. */
+guint64 octo_flight_on_timer (OctoFlight *flight, OctoTime now);
+/* When the oldest packet in flight times out; OCTO_TIME_NONE if none. */
+OctoTime octo_flight_next_timeout (const OctoFlight *flight);
+
+guint64 octo_flight_inflight (const OctoFlight *flight);
+gboolean octo_flight_is_app_limited (const OctoFlight *flight);
+guint64 octo_flight_next_seq (const OctoFlight *flight);
+OctoTime octo_flight_srtt (const OctoFlight *flight);
+OctoTime octo_flight_min_rtt (const OctoFlight *flight);
+const OctoFlightStats *octo_flight_get_stats (const OctoFlight *flight);
+
+G_END_DECLS

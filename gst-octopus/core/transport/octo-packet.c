@@ -1,0 +1,263 @@
+/* gst-octopus core: data/ACK packet layout (see octo-packet.h). */
+#include "octo-packet.h"
+
+#include <string.h>
+
+static inline void
+put_u16 (guint8 *p, guint16 v)
+{
+  p[0] = v >> 8;
+  p[1] = v;
+}
+
+static inline void
+put_u32 (guint8 *p, guint32 v)
+{
+  p[0] = v >> 24;
+  p[1] = v >> 16;
+  p[2] = v >> 8;
+  p[3] = v;
+}
+
+static inline guint16
+get_u16 (const guint8 *p)
+{
+  return ((guint16) p[0] << 8) | p[1];
+}
+
+static inline guint32
+get_u32 (const guint8 *p)
+{
+  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) |
+      ((guint32) p[2] << 8) | p[3];
+}
+
+void
+octo_msg_info_init (OctoMsgInfo *info)
+{
+  info->capture_time = OCTO_TIME_NONE;
+  info->frame_id = 0;
+  info->spatial_layer = OCTO_LAYER_NONE;
+  info->temporal_layer = OCTO_LAYER_NONE;
+  info->cell_id = OCTO_LAYER_NONE;
+  info->density_layer = OCTO_LAYER_NONE;
+  info->flags = 0;
+}
+
+const gchar *
+octo_data_parse_result_to_string (OctoDataParseResult result)
+{
+  static const gchar *names[] = { "ok", "bad-header", "truncated",
+    "bad-fragment"
+  };
+  return result < OCTO_DATA_N_RESULTS ? names[result] : "invalid";
+}
+
+const gchar *
+octo_ack_parse_result_to_string (OctoAckParseResult result)
+{
+  static const gchar *names[] = { "ok", "not-ack", "bad-version",
+    "truncated", "bad-ranges"
+  };
+  return result < OCTO_ACK_N_RESULTS ? names[result] : "invalid";
+}
+
+/* Fragment 0 gives up OCTO_MSG_INFO_LEN payload bytes to the message info. */
+static inline gsize
+first_payload (guint32 mtu)
+{
+  return mtu - OCTO_DATA_FIRST_PREFIX_LEN;
+}
+
+static inline gsize
+other_payload (guint32 mtu)
+{
+  return mtu - OCTO_DATA_PREFIX_LEN;
+}
+
+guint32
+octo_fragment_count (gsize msg_len, guint32 mtu)
+{
+  gsize rest, count;
+
+  if (mtu < OCTO_MTU_MIN || mtu > OCTO_MTU_MAX)
+    return 0;
+  if (msg_len <= first_payload (mtu))
+    return 1;
+  rest = msg_len - first_payload (mtu);
+  count = 1 + (rest + other_payload (mtu) - 1) / other_payload (mtu);
+  return count > OCTO_FRAGMENTS_MAX ? 0 : count;
+}
+
+gsize
+octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
+    const guint8 *msg, gsize msg_len, guint32 mtu, guint32 index,
+    guint32 count, guint8 *out)
+{
+  OctoHeader header = *params;
+  gsize offset, len, prefix;
+
+  g_return_val_if_fail (index < count, 0);
+
+  header.first = index == 0;
+  header.last = index == count - 1;
+  if (!octo_header_pack (&header, out))
+    return 0;
+
+  if (index == 0) {
+    offset = 0;
+    len = MIN (msg_len, first_payload (mtu));
+    prefix = OCTO_DATA_FIRST_PREFIX_LEN;
+  } else {
+    offset = first_payload (mtu) + (gsize) (index - 1) * other_payload (mtu);
+    len = MIN (msg_len - offset, other_payload (mtu));
+    prefix = OCTO_DATA_PREFIX_LEN;
+  }
+
+  guint8 *f = out + OCTO_WIRE_HEADER_LEN;
+  put_u32 (f + 0, 0);
+  put_u32 (f + 4, 0);
+  put_u32 (f + 8, msg_len);
+  put_u32 (f + 12, offset);
+  put_u16 (f + 16, index);
+  put_u16 (f + 18, count);
+
+  if (index == 0) {
+    guint8 *i = out + OCTO_DATA_PREFIX_LEN;
+    guint64 t = info->capture_time;
+    put_u32 (i + 0, t >> 32);
+    put_u32 (i + 4, (guint32) t);
+    put_u32 (i + 8, info->frame_id);
+    i[12] = info->spatial_layer;
+    i[13] = info->temporal_layer;
+    i[14] = info->cell_id;
+    i[15] = info->density_layer;
+    i[16] = info->flags;
+    i[17] = i[18] = i[19] = 0;
+  }
+  if (len > 0)
+    memcpy (out + prefix, msg + offset, len);
+  return prefix + len;
+}
+
+void
+octo_data_stamp (guint8 *packet, guint32 seq, guint32 send_time_us)
+{
+  put_u32 (packet + OCTO_WIRE_HEADER_LEN, seq);
+  put_u32 (packet + OCTO_WIRE_HEADER_LEN + 4, send_time_us);
+}
+
+OctoDataParseResult
+octo_data_parse (const guint8 *data, gsize len, OctoDataPacket *out,
+    OctoParseResult *header_result)
+{
+  OctoParseResult hr = octo_header_parse (data, len, &out->header);
+  gsize prefix;
+
+  if (header_result)
+    *header_result = hr;
+  if (hr != OCTO_PARSE_OK)
+    return OCTO_DATA_BAD_HEADER;
+  if (len < OCTO_DATA_PREFIX_LEN)
+    return OCTO_DATA_TRUNCATED;
+
+  const guint8 *f = data + OCTO_WIRE_HEADER_LEN;
+  out->seq = get_u32 (f + 0);
+  out->send_time_us = get_u32 (f + 4);
+  out->msg_len = get_u32 (f + 8);
+  out->offset = get_u32 (f + 12);
+  out->frag_index = get_u16 (f + 16);
+  out->frag_count = get_u16 (f + 18);
+
+  if (out->frag_index == 0) {
+    if (len < OCTO_DATA_FIRST_PREFIX_LEN)
+      return OCTO_DATA_TRUNCATED;
+    const guint8 *i = data + OCTO_DATA_PREFIX_LEN;
+    out->info.capture_time = ((guint64) get_u32 (i) << 32) | get_u32 (i + 4);
+    out->info.frame_id = get_u32 (i + 8);
+    out->info.spatial_layer = i[12];
+    out->info.temporal_layer = i[13];
+    out->info.cell_id = i[14];
+    out->info.density_layer = i[15];
+    out->info.flags = i[16];
+    prefix = OCTO_DATA_FIRST_PREFIX_LEN;
+  } else {
+    octo_msg_info_init (&out->info);
+    prefix = OCTO_DATA_PREFIX_LEN;
+  }
+  out->payload = data + prefix;
+  out->payload_len = len - prefix;
+
+  /* Everything the reassembler relies on to stay inside its buffer. */
+  if (out->frag_count == 0 || out->frag_index >= out->frag_count)
+    return OCTO_DATA_BAD_FRAGMENT;
+  if ((guint64) out->offset + out->payload_len > out->msg_len)
+    return OCTO_DATA_BAD_FRAGMENT;
+  if ((out->frag_index == 0) != (out->offset == 0))
+    return OCTO_DATA_BAD_FRAGMENT;
+  if (out->header.first != (out->frag_index == 0) ||
+      out->header.last != (out->frag_index == out->frag_count - 1))
+    return OCTO_DATA_BAD_FRAGMENT;
+  if (out->header.last && out->offset + out->payload_len != out->msg_len)
+    return OCTO_DATA_BAD_FRAGMENT;
+  return OCTO_DATA_OK;
+}
+
+static gboolean
+ranges_valid (const OctoAck *ack)
+{
+  if (ack->n_ranges == 0 || ack->n_ranges > OCTO_ACK_MAX_RANGES)
+    return FALSE;
+  for (guint i = 0; i < ack->n_ranges; i++) {
+    const OctoAckRange *r = &ack->ranges[i];
+    if (octo_seq_newer (r->first, r->last))
+      return FALSE;
+    /* The next (older) range must end before this one starts, with a gap. */
+    if (i + 1 < ack->n_ranges) {
+      guint32 older_last = ack->ranges[i + 1].last;
+      if (!octo_seq_newer (r->first, older_last + 1))
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gsize
+octo_ack_write (const OctoAck *ack, guint8 *out, gsize size)
+{
+  gsize len = OCTO_ACK_HEADER_LEN + 8 * (gsize) ack->n_ranges;
+
+  if (!ranges_valid (ack) || size < len)
+    return 0;
+  out[0] = OCTO_WIRE_CONTROL_MARKER;
+  out[1] = OCTO_ACK_VERSION;
+  put_u16 (out + 2, ack->n_ranges);
+  put_u32 (out + 4, ack->ack_delay_us);
+  for (guint i = 0; i < ack->n_ranges; i++) {
+    put_u32 (out + 8 + 8 * i, ack->ranges[i].first);
+    put_u32 (out + 12 + 8 * i, ack->ranges[i].last);
+  }
+  return len;
+}
+
+OctoAckParseResult
+octo_ack_parse (const guint8 *data, gsize len, OctoAck *out)
+{
+  if (len < 1 || data[0] != OCTO_WIRE_CONTROL_MARKER)
+    return OCTO_ACK_NOT_ACK;
+  if (len < OCTO_ACK_HEADER_LEN)
+    return OCTO_ACK_TRUNCATED;
+  if (data[1] != OCTO_ACK_VERSION)
+    return OCTO_ACK_BAD_VERSION;
+  out->n_ranges = get_u16 (data + 2);
+  if (out->n_ranges == 0 || out->n_ranges > OCTO_ACK_MAX_RANGES)
+    return OCTO_ACK_BAD_RANGES;
+  if (len != OCTO_ACK_HEADER_LEN + 8 * (gsize) out->n_ranges)
+    return OCTO_ACK_TRUNCATED;
+  out->ack_delay_us = get_u32 (data + 4);
+  for (guint i = 0; i < out->n_ranges; i++) {
+    out->ranges[i].first = get_u32 (data + 8 + 8 * i);
+    out->ranges[i].last = get_u32 (data + 12 + 8 * i);
+  }
+  return ranges_valid (out) ? OCTO_ACK_OK : OCTO_ACK_BAD_RANGES;
+}

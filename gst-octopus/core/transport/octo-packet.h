@@ -1,0 +1,144 @@
+/* gst-octopus core: the transport's data and ACK packet layout.
+ *
+ * A data packet is the 12-byte in-network header (octo-wire.h) followed by
+ * the per-packet transport fields, all big-endian:
+ *
+ *   seq (u32)  send_time_us (u32)  msg_len (u32)  offset (u32)
+ *   frag_index (u16)  frag_count (u16)
+ *
+ * Fragment 0 then carries the message info (20 bytes: capture time u64 ns,
+ * frame id u32, spatial, temporal, cell and density layer u8 each, flags u8,
+ * 3 zero bytes) so the receiver can restore the per-message metadata; the
+ * payload follows.  seq and send_time_us are written at transmission, so
+ * packets the send buffer drops never consume sequence numbers.
+ *
+ * An ACK starts with byte 0x04 (OCTO_WIRE_CONTROL_MARKER, outside the
+ * Octopus data range so routers pass it as plain traffic):
+ *
+ *   0x04  version (u8 = 1)  n_ranges (u16, 1..32)  ack_delay_us (u32)
+ *   n_ranges x { first_seq (u32)  last_seq (u32) }   newest range first
+ *
+ * Every ACK repeats the newest received ranges, so a lost ACK costs nothing
+ * but latency. */
+#pragma once
+
+#include "octo-wire.h"
+
+G_BEGIN_DECLS
+
+#define OCTO_DATA_FIELDS_LEN 20
+#define OCTO_MSG_INFO_LEN 20
+#define OCTO_DATA_PREFIX_LEN (OCTO_WIRE_HEADER_LEN + OCTO_DATA_FIELDS_LEN)
+#define OCTO_DATA_FIRST_PREFIX_LEN (OCTO_DATA_PREFIX_LEN + OCTO_MSG_INFO_LEN)
+/* Smallest MTU that leaves room for payload in every fragment. */
+#define OCTO_MTU_MIN (OCTO_DATA_FIRST_PREFIX_LEN + 16)
+#define OCTO_MTU_MAX 65507
+#define OCTO_FRAGMENTS_MAX 65535
+/* IPv4 + UDP bytes per datagram: link bytes = UDP payload + this. */
+#define OCTO_LINK_OVERHEAD 28
+
+#define OCTO_TIME_NONE G_MAXUINT64
+#define OCTO_LAYER_NONE 0xff
+#define OCTO_MSG_FLAG_KEYFRAME 0x01
+
+typedef struct {
+  OctoTime capture_time;        /* OCTO_TIME_NONE if unknown */
+  guint32 frame_id;
+  guint8 spatial_layer;         /* OCTO_LAYER_NONE if not layered */
+  guint8 temporal_layer;
+  guint8 cell_id;
+  guint8 density_layer;
+  guint8 flags;                 /* OCTO_MSG_FLAG_* */
+} OctoMsgInfo;
+
+void octo_msg_info_init (OctoMsgInfo *info);
+
+typedef struct {
+  OctoHeader header;
+  guint32 seq;
+  guint32 send_time_us;
+  guint32 msg_len;
+  guint32 offset;
+  guint16 frag_index;
+  guint16 frag_count;
+  OctoMsgInfo info;             /* valid when frag_index == 0 */
+  const guint8 *payload;
+  guint32 payload_len;
+} OctoDataPacket;
+
+typedef enum {
+  OCTO_DATA_OK = 0,
+  OCTO_DATA_BAD_HEADER,         /* octo_header_parse() rejected it */
+  OCTO_DATA_TRUNCATED,          /* shorter than its fixed fields */
+  OCTO_DATA_BAD_FRAGMENT,       /* index/offset/length/first/last inconsistent */
+  OCTO_DATA_N_RESULTS
+} OctoDataParseResult;
+
+const gchar *octo_data_parse_result_to_string (OctoDataParseResult result);
+
+/* Fragments a @msg_len-byte message needs at @mtu bytes of UDP payload;
+ * 0 if @mtu is out of range or the message would need more than
+ * OCTO_FRAGMENTS_MAX. */
+guint32 octo_fragment_count (gsize msg_len, guint32 mtu);
+
+/* Writes fragment @index of @count into @out (room for @mtu bytes) and
+ * returns its length.  @params gives msg_id, stream and dropping fields;
+ * first/last are set here.  seq and send time are left zero. */
+gsize octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
+    const guint8 *msg, gsize msg_len, guint32 mtu, guint32 index,
+    guint32 count, guint8 *out);
+
+/* Writes the transmission fields into a packet built by octo_fragment_write. */
+void octo_data_stamp (guint8 *packet, guint32 seq, guint32 send_time_us);
+
+/* @header_result (nullable) receives the header parser's verdict. */
+OctoDataParseResult octo_data_parse (const guint8 *data, gsize len,
+    OctoDataPacket *out, OctoParseResult *header_result);
+
+/* TRUE if @data starts like a transport control packet (0x04..0x07). */
+static inline gboolean
+octo_packet_is_control (const guint8 *data, gsize len)
+{
+  return len > 0 && (data[0] & 0xfc) == OCTO_WIRE_CONTROL_MARKER;
+}
+
+#define OCTO_ACK_VERSION 1
+#define OCTO_ACK_MAX_RANGES 32
+#define OCTO_ACK_HEADER_LEN 8
+#define OCTO_ACK_MAX_LEN (OCTO_ACK_HEADER_LEN + 8 * OCTO_ACK_MAX_RANGES)
+
+typedef struct {
+  guint32 first;
+  guint32 last;                 /* inclusive; serial order first <= last */
+} OctoAckRange;
+
+typedef struct {
+  guint32 ack_delay_us;         /* receiver hold time of ranges[0].last */
+  guint n_ranges;
+  OctoAckRange ranges[OCTO_ACK_MAX_RANGES];     /* newest first, disjoint */
+} OctoAck;
+
+typedef enum {
+  OCTO_ACK_OK = 0,
+  OCTO_ACK_NOT_ACK,             /* byte 0 is not the ACK marker */
+  OCTO_ACK_BAD_VERSION,
+  OCTO_ACK_TRUNCATED,           /* length does not match n_ranges */
+  OCTO_ACK_BAD_RANGES,          /* zero/too many, inverted, overlapping or unordered */
+  OCTO_ACK_N_RESULTS
+} OctoAckParseResult;
+
+const gchar *octo_ack_parse_result_to_string (OctoAckParseResult result);
+
+/* Returns bytes written, 0 if @ack is invalid or @size too small. */
+gsize octo_ack_write (const OctoAck *ack, guint8 *out, gsize size);
+OctoAckParseResult octo_ack_parse (const guint8 *data, gsize len,
+    OctoAck *out);
+
+/* RFC 1982 order on 32-bit sequence numbers. */
+static inline gboolean
+octo_seq_newer (guint32 a, guint32 b)
+{
+  return a != b && (a - b) < 0x80000000u;
+}
+
+G_END_DECLS

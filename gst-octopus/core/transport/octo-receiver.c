@@ -1,0 +1,300 @@
+/* gst-octopus core: reassembly and ACK bookkeeping (see octo-receiver.h). */
+#include "octo-receiver.h"
+
+#include <string.h>
+
+typedef struct {
+  guint64 key;                  /* stream_id << 32 | msg_id */
+  OctoHeader header;
+  OctoMsgInfo info;
+  gboolean have_first;
+  guint8 *data;
+  guint32 len;
+  guint32 frag_count, frag_received;
+  guint64 bytes_received;
+  guint8 *bitmap;
+  OctoTime first_arrival;
+  GList *link;                  /* in OctoReceiver.by_age */
+} Partial;
+
+typedef struct {
+  gboolean delivered_any;
+  guint32 last_delivered;
+  guint32 n_partials;
+} StreamState;
+
+struct _OctoReceiver {
+  OctoReceiverConfig config;
+  OctoMessageFunc func;
+  gpointer user_data;
+  OctoAcker acker;
+  GHashTable *partials;         /* &key -> Partial */
+  GQueue by_age;                /* oldest first */
+  GHashTable *streams;          /* stream_id -> StreamState */
+  OctoReceiverStats stats;
+};
+
+void
+octo_receiver_config_init (OctoReceiverConfig *config)
+{
+  config->max_partial_messages = OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_MESSAGES;
+  config->max_partial_bytes = OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES;
+  config->timeout = OCTO_RECEIVER_DEFAULT_TIMEOUT;
+  config->ack_every = OCTO_ACKER_DEFAULT_EVERY;
+  config->ack_delay = OCTO_ACKER_DEFAULT_DELAY;
+}
+
+static void
+partial_free (Partial *p)
+{
+  g_free (p->data);
+  g_free (p->bitmap);
+  g_free (p);
+}
+
+OctoReceiver *
+octo_receiver_new (const OctoReceiverConfig *config, OctoMessageFunc func,
+    gpointer user_data)
+{
+  OctoReceiver *r = g_new0 (OctoReceiver, 1);
+
+  r->config = *config;
+  r->config.max_partial_messages = MAX (r->config.max_partial_messages, 1);
+  r->func = func;
+  r->user_data = user_data;
+  octo_acker_init (&r->acker, config->ack_every, config->ack_delay);
+  r->partials = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
+      (GDestroyNotify) partial_free);
+  g_queue_init (&r->by_age);
+  r->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  return r;
+}
+
+void
+octo_receiver_free (OctoReceiver *receiver)
+{
+  if (!receiver)
+    return;
+  g_queue_clear (&receiver->by_age);
+  g_hash_table_unref (receiver->partials);
+  g_hash_table_unref (receiver->streams);
+  g_free (receiver);
+}
+
+static StreamState *
+stream_state (OctoReceiver *r, guint16 stream_id)
+{
+  gpointer key = GUINT_TO_POINTER ((guint) stream_id);
+  StreamState *st = g_hash_table_lookup (r->streams, key);
+  if (!st) {
+    st = g_new0 (StreamState, 1);
+    g_hash_table_insert (r->streams, key, st);
+  }
+  return st;
+}
+
+static void
+remove_partial (OctoReceiver *r, Partial *p)
+{
+  StreamState *st = stream_state (r, (guint16) (p->key >> 32));
+  st->n_partials--;
+  r->stats.partial_messages--;
+  r->stats.partial_bytes -= p->len;
+  g_queue_delete_link (&r->by_age, p->link);
+  g_hash_table_remove (r->partials, &p->key);
+}
+
+/* Partials of @stream older than the message just delivered can never be. */
+static void
+give_up_older (OctoReceiver *r, guint16 stream_id, StreamState *st)
+{
+  GList *l = r->by_age.head;
+  while (l && st->n_partials > 0) {
+    Partial *p = l->data;
+    l = l->next;
+    if ((guint16) (p->key >> 32) == stream_id &&
+        !octo_msg_id_newer ((guint32) p->key, st->last_delivered)) {
+      /* Without its first fragment it is counted when that arrives. */
+      if (p->have_first)
+        r->stats.messages_late++;
+      remove_partial (r, p);
+    }
+  }
+}
+
+static void
+deliver (OctoReceiver *r, StreamState *st, OctoMessage *msg)
+{
+  st->delivered_any = TRUE;
+  st->last_delivered = msg->header.msg_id;
+  msg->header.first = msg->header.last = TRUE;
+  r->stats.messages_delivered++;
+  r->stats.bytes_delivered += msg->len;
+  if (st->n_partials > 0)
+    give_up_older (r, msg->header.stream_id, st);
+  r->func (msg, r->user_data);
+}
+
+static gboolean
+make_room (OctoReceiver *r, guint32 len)
+{
+  if (len > r->config.max_partial_bytes) {
+    r->stats.messages_too_large++;
+    return FALSE;
+  }
+  while (r->stats.partial_messages >= r->config.max_partial_messages ||
+      r->stats.partial_bytes + len > r->config.max_partial_bytes) {
+    r->stats.messages_evicted++;
+    remove_partial (r, r->by_age.head->data);
+  }
+  return TRUE;
+}
+
+static void
+add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
+    OctoTime now)
+{
+  guint64 key = ((guint64) pkt->header.stream_id << 32) | pkt->header.msg_id;
+  Partial *p = g_hash_table_lookup (r->partials, &key);
+
+  if (!p) {
+    if (!make_room (r, pkt->msg_len))
+      return;
+    p = g_new0 (Partial, 1);
+    p->key = key;
+    p->header = pkt->header;
+    p->len = pkt->msg_len;
+    p->data = g_malloc (MAX (pkt->msg_len, 1));
+    p->frag_count = pkt->frag_count;
+    p->bitmap = g_malloc0 ((pkt->frag_count + 7) / 8);
+    p->first_arrival = now;
+    g_queue_push_tail (&r->by_age, p);
+    p->link = r->by_age.tail;
+    g_hash_table_insert (r->partials, &p->key, p);
+    st->n_partials++;
+    r->stats.partial_messages++;
+    r->stats.partial_bytes += p->len;
+  } else if (p->len != pkt->msg_len || p->frag_count != pkt->frag_count) {
+    r->stats.messages_inconsistent++;
+    remove_partial (r, p);
+    return;
+  }
+
+  guint8 bit = 1 << (pkt->frag_index & 7);
+  if (p->bitmap[pkt->frag_index / 8] & bit) {
+    r->stats.packets_duplicate++;
+    return;
+  }
+  p->bitmap[pkt->frag_index / 8] |= bit;
+  memcpy (p->data + pkt->offset, pkt->payload, pkt->payload_len);
+  p->frag_received++;
+  p->bytes_received += pkt->payload_len;
+  if (pkt->frag_index == 0) {
+    p->have_first = TRUE;
+    p->header = pkt->header;
+    p->info = pkt->info;
+  }
+  if (p->frag_received < p->frag_count)
+    return;
+
+  if (p->bytes_received != p->len) {
+    /* Overlapping fragments left a hole: never hand out stale memory. */
+    r->stats.messages_inconsistent++;
+    remove_partial (r, p);
+    return;
+  }
+  OctoMessage msg = {
+    .header = p->header,
+    .info = p->info,
+    .data = p->data,
+    .len = p->len,
+    .first_arrival = p->first_arrival,
+    .complete_time = now,
+  };
+  p->data = NULL;
+  remove_partial (r, p);
+  deliver (r, st, &msg);
+}
+
+OctoDataParseResult
+octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
+    OctoTime now)
+{
+  OctoDataPacket pkt;
+  OctoDataParseResult res = octo_data_parse (data, len, &pkt, NULL);
+
+  if (res != OCTO_DATA_OK) {
+    r->stats.packets_invalid[res]++;
+    return res;
+  }
+  if (!octo_acker_on_packet (&r->acker, pkt.seq, now)) {
+    r->stats.packets_duplicate++;
+    return res;
+  }
+  r->stats.packets_received++;
+  r->stats.bytes_received += len;
+
+  StreamState *st = stream_state (r, pkt.header.stream_id);
+  if (st->delivered_any &&
+      !octo_msg_id_newer (pkt.header.msg_id, st->last_delivered)) {
+    r->stats.packets_late++;
+    if (pkt.frag_index == 0)
+      r->stats.messages_late++;
+    return res;
+  }
+  if (pkt.frag_count == 1) {
+    OctoMessage msg = {
+      .header = pkt.header,
+      .info = pkt.info,
+      .data = g_memdup2 (pkt.payload, pkt.payload_len),
+      .len = pkt.payload_len,
+      .first_arrival = now,
+      .complete_time = now,
+    };
+    deliver (r, st, &msg);
+    return res;
+  }
+  add_fragment (r, st, &pkt, now);
+  return res;
+}
+
+void
+octo_receiver_on_timer (OctoReceiver *r, OctoTime now)
+{
+  while (r->by_age.head) {
+    Partial *p = r->by_age.head->data;
+    if (p->first_arrival + r->config.timeout > now)
+      break;
+    r->stats.messages_timed_out++;
+    remove_partial (r, p);
+  }
+}
+
+OctoTime
+octo_receiver_next_deadline (const OctoReceiver *r)
+{
+  OctoTime t = octo_acker_deadline (&r->acker);
+  if (r->by_age.head) {
+    const Partial *p = r->by_age.head->data;
+    t = MIN (t, p->first_arrival + r->config.timeout);
+  }
+  return t;
+}
+
+gsize
+octo_receiver_poll_ack (OctoReceiver *r, OctoTime now, guint8 *out)
+{
+  OctoAck ack;
+
+  if (octo_acker_deadline (&r->acker) > now)
+    return 0;
+  if (!octo_acker_build (&r->acker, now, &ack))
+    return 0;
+  return octo_ack_write (&ack, out, OCTO_ACK_MAX_LEN);
+}
+
+const OctoReceiverStats *
+octo_receiver_get_stats (const OctoReceiver *receiver)
+{
+  return &receiver->stats;
+}

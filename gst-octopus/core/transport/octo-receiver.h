@@ -1,0 +1,83 @@
+/* gst-octopus core: the receiving side of Octopus transport connections.
+ *
+ * Reassembles messages from data packets and hands every complete message
+ * over at once, in increasing msg_id order per stream without ever waiting:
+ * a message older than (or equal to) one already delivered on its stream is
+ * late and discarded, and partial messages it overtook are given up.
+ *
+ * Memory is bounded: at most @max_partial_messages partial messages holding
+ * at most @max_partial_bytes (each allocated at its full announced length);
+ * making room evicts the oldest partial.  Partials older than @timeout are
+ * given up.  Each give-up has its own counter.
+ *
+ * Also records received sequence numbers for ACKs (octo-acker.h). */
+#pragma once
+
+#include "octo-acker.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint32 max_partial_messages;
+  guint64 max_partial_bytes;    /* also the largest message accepted */
+  OctoTime timeout;
+  guint32 ack_every;
+  OctoTime ack_delay;
+} OctoReceiverConfig;
+
+#define OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_MESSAGES 256
+#define OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES (64 * 1024 * 1024)
+#define OCTO_RECEIVER_DEFAULT_TIMEOUT (1 * OCTO_SECOND)
+
+void octo_receiver_config_init (OctoReceiverConfig *config);
+
+typedef struct {
+  OctoHeader header;            /* first and last set */
+  OctoMsgInfo info;
+  guint8 *data;                 /* g_malloc'd; owned by the callback */
+  gsize len;
+  OctoTime first_arrival;       /* its first packet arrived */
+  OctoTime complete_time;       /* its last missing packet arrived */
+} OctoMessage;
+
+/* Takes ownership of @msg->data. */
+typedef void (*OctoMessageFunc) (OctoMessage *msg, gpointer user_data);
+
+typedef struct {
+  guint64 packets_received, bytes_received;
+  guint64 packets_invalid[OCTO_DATA_N_RESULTS];
+  guint64 packets_duplicate;
+  guint64 packets_late;         /* of a message older than one delivered */
+  guint64 messages_delivered, bytes_delivered;
+  guint64 messages_late;        /* given up: a newer message was delivered */
+  guint64 messages_timed_out;
+  guint64 messages_evicted;     /* given up to stay within the memory caps */
+  guint64 messages_too_large;   /* announced length above max_partial_bytes */
+  guint64 messages_inconsistent;        /* fragments disagree */
+  guint32 partial_messages;     /* now */
+  guint64 partial_bytes;        /* now */
+} OctoReceiverStats;
+
+typedef struct _OctoReceiver OctoReceiver;
+
+OctoReceiver *octo_receiver_new (const OctoReceiverConfig *config,
+    OctoMessageFunc func, gpointer user_data);
+void octo_receiver_free (OctoReceiver *receiver);
+
+/* Feeds one datagram.  Complete messages are delivered from inside this call. */
+OctoDataParseResult octo_receiver_on_packet (OctoReceiver *receiver,
+    const guint8 *data, gsize len, OctoTime now);
+
+/* Gives up timed-out partial messages. */
+void octo_receiver_on_timer (OctoReceiver *receiver, OctoTime now);
+/* The next time on_timer or an ACK is due; OCTO_TIME_NONE if neither. */
+OctoTime octo_receiver_next_deadline (const OctoReceiver *receiver);
+
+/* If an ACK is due at @now writes it into @out (OCTO_ACK_MAX_LEN bytes) and
+ * returns its length, else 0. */
+gsize octo_receiver_poll_ack (OctoReceiver *receiver, OctoTime now,
+    guint8 *out);
+
+const OctoReceiverStats *octo_receiver_get_stats (const OctoReceiver *receiver);
+
+G_END_DECLS

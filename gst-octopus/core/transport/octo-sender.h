@@ -1,0 +1,86 @@
+/* gst-octopus core: the sending side of one Octopus transport connection.
+ *
+ * Sans-IO: the shell submits messages and ACK datagrams with the current
+ * time and polls for the next datagram to transmit.  Messages are cut into
+ * packets (octo-packet.h) and queued in an OctoEngine send buffer whose
+ * bandwidth is the congestion controller's bottleneck estimate, so a source
+ * faster than the path fills the buffer and the dropping rules decide what
+ * goes.  Packets leave when the pacer and the congestion window allow;
+ * nothing is ever retransmitted. */
+#pragma once
+
+#include "octo-bbr.h"
+#include "octo-engine.h"
+#include "octo-pacer.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  OCTO_SENDER_BBR = 0,
+  OCTO_SENDER_DELAY_BBR,
+  /* Pace at max_rate with no window: a known-rate sender (tests, oracle). */
+  OCTO_SENDER_FIXED,
+} OctoSenderCc;
+
+typedef struct {
+  guint32 mtu;                  /* bytes of UDP payload per packet */
+  OctoSenderCc cc;
+  guint64 max_rate;             /* bits/s of link bytes: cap (FIXED: the rate); 0 = none */
+  guint64 buffer_bytes;         /* send buffer, link bytes */
+  gboolean rules;               /* FALSE: the send buffer is drop-tail */
+  guint32 seed;
+} OctoSenderConfig;
+
+#define OCTO_SENDER_DEFAULT_MTU 1400
+
+void octo_sender_config_init (OctoSenderConfig *config);
+
+typedef struct {
+  guint64 pacing_rate;          /* bits/s */
+  guint64 bandwidth;            /* bottleneck estimate, bits/s; 0 unknown */
+  OctoTime min_rtt, srtt;       /* 0 unknown */
+  guint64 cwnd, inflight;       /* link bytes */
+  guint64 queued_bytes;
+  guint32 queued_packets;
+  OctoBbrMode mode;
+  guint64 messages_submitted, messages_rejected;
+  guint64 acks_received, acks_invalid;
+  const OctoFlightStats *flight;
+  const OctoEngineStats *buffer;
+} OctoSenderStats;
+
+typedef struct _OctoSender OctoSender;
+
+OctoSender *octo_sender_new (const OctoSenderConfig *config, OctoTime now);
+void octo_sender_free (OctoSender *sender);
+
+/* Queues one message.  @params supplies stream and dropping fields (msg_id is
+ * assigned per stream here, first/last ignored).  Returns the msg_id used,
+ * or FALSE in @accepted if the message is too large for the MTU or a field
+ * is out of range. */
+guint32 octo_sender_submit (OctoSender *sender, const OctoHeader *params,
+    const OctoMsgInfo *info, const guint8 *data, gsize len, OctoTime now,
+    gboolean *accepted);
+
+/* If a packet may leave at @now, writes it to @out (>= mtu bytes) and returns
+ * its length.  Otherwise returns 0 and sets @wake to when to poll again
+ * (OCTO_TIME_NONE: not before the next submit or ACK). */
+gsize octo_sender_poll (OctoSender *sender, OctoTime now, guint8 *out,
+    OctoTime *wake);
+
+/* Feeds a datagram received from the peer; FALSE if it was not a valid ACK. */
+gboolean octo_sender_on_control (OctoSender *sender, const guint8 *data,
+    gsize len, OctoTime now);
+
+/* The rate the dropping rules and upstream encoders should see, bits/s. */
+guint64 octo_sender_bandwidth (const OctoSender *sender);
+/* OCTO_SENDER_FIXED only: pace at @pacing_rate and report @bandwidth (0:
+ * the pacing rate) to the dropping rules and the app, both bits/s of link
+ * bytes.  The Oracle follows the capacity trace with it. */
+void octo_sender_set_fixed_rates (OctoSender *sender, guint64 pacing_rate,
+    guint64 bandwidth);
+/* Packets waiting in the send buffer. */
+guint32 octo_sender_queued_packets (const OctoSender *sender);
+void octo_sender_get_stats (const OctoSender *sender, OctoSenderStats *stats);
+
+G_END_DECLS

@@ -1,0 +1,756 @@
+/* octopussink: the Octopus transport's sender as a GStreamer sink.
+ *
+ * One buffer is one message.  render() only packetizes the message into the
+ * send buffer (an OctoEngine governed by the dropping rules, with BBR's
+ * bottleneck estimate as its bandwidth) and returns; a separate thread
+ * paces packets out as BBR/Delay-BBR allows and processes the receiver's
+ * ACKs.  A source faster than the path therefore fills the send buffer and
+ * the rules decide what is dropped, instead of upstream being blocked.
+ *
+ * The bandwidth estimate is readable (property "bandwidth", notified on
+ * every change of more than 5 %) and sent upstream as a custom event
+ * (gst_octopus_event_new_bandwidth) so encoders can re-choose their rate.
+ * Stats go to the "stats" property and a periodic element message. */
+#include "gstoctopussink.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "gst/octopus/gstoctopusmeta.h"
+#include "gstoctopusstats.h"
+#include "transport/octo-sender.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_octopus_sink_debug);
+#define GST_CAT_DEFAULT gst_octopus_sink_debug
+
+enum {
+  PROP_0,
+  PROP_HOST,
+  PROP_PORT,
+  PROP_BIND_PORT,
+  PROP_MTU,
+  PROP_CONGESTION_CONTROL,
+  PROP_MAX_RATE,
+  PROP_BUFFER_SIZE,
+  PROP_RULES,
+  PROP_STATS_INTERVAL,
+  PROP_BANDWIDTH,
+  PROP_STATS,
+};
+
+#define DEFAULT_HOST "127.0.0.1"
+#define DEFAULT_PORT 5004
+#define DEFAULT_BIND_PORT 0
+#define DEFAULT_MTU OCTO_SENDER_DEFAULT_MTU
+#define DEFAULT_CONGESTION_CONTROL GST_OCTOPUS_CC_BBR
+#define DEFAULT_MAX_RATE 0
+#define DEFAULT_BUFFER_SIZE OCTO_ENGINE_DEFAULT_LIMIT_BYTES
+#define DEFAULT_RULES TRUE
+#define DEFAULT_STATS_INTERVAL 1000
+
+/* EOS waits for the send buffer to drain, but not forever (no receiver). */
+#define EOS_DRAIN_TIMEOUT (5 * GST_SECOND)
+/* Relative change of the estimate that is worth telling upstream. */
+#define BANDWIDTH_NOTIFY_CHANGE 0.05
+
+struct _GstOctopusSink {
+  GstBaseSink parent;
+
+  /* properties (object lock) */
+  gchar *host;
+  gint port;
+  gint bind_port;
+  guint mtu;
+  GstOctopusCongestionControl cc;
+  guint64 max_rate;
+  guint64 buffer_size;
+  gboolean rules;
+  guint stats_interval;
+
+  /* transport state (lock) */
+  GMutex lock;
+  GCond drained;
+  OctoSender *sender;
+  gboolean running;
+  gboolean flushing;
+  guint64 bandwidth;            /* last value notified */
+  guint64 buffer_bytes;         /* buffer-size in force since start() */
+  gboolean warned_too_large;
+
+  GSocket *socket;
+  gint wake_fd;
+  GThread *thread;
+};
+
+#define GST_TYPE_OCTOPUS_CONGESTION_CONTROL \
+  (gst_octopus_congestion_control_get_type ())
+static GType
+gst_octopus_congestion_control_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_OCTOPUS_CC_BBR, "BBR", "bbr"},
+    {GST_OCTOPUS_CC_DELAY_BBR, "Delay-BBR (delay-responsive, paper 003)",
+        "delay-bbr"},
+    {GST_OCTOPUS_CC_FIXED, "Fixed rate: pace at max-rate, no window",
+        "fixed"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstOctopusCongestionControl", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_octopus_sink_parent_class parent_class
+G_DEFINE_TYPE (GstOctopusSink, gst_octopus_sink, GST_TYPE_BASE_SINK);
+GST_ELEMENT_REGISTER_DEFINE (octopussink, "octopussink", GST_RANK_NONE,
+    GST_TYPE_OCTOPUS_SINK);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+
+static GParamSpec *bandwidth_pspec;
+
+static inline OctoTime
+now_ns (void)
+{
+  return gst_util_get_timestamp ();
+}
+
+/* What encoders may spend: the link-rate estimate less the packet overhead. */
+static guint64
+payload_rate (GstOctopusSink *self, guint64 link_bps)
+{
+  return gst_util_uint64_scale (link_bps, self->mtu - OCTO_DATA_PREFIX_LEN,
+      self->mtu + OCTO_LINK_OVERHEAD);
+}
+
+static GstStructure *
+build_stats (GstOctopusSink *self)
+{
+  OctoSenderStats st;
+  GstStructure *s;
+  guint64 total[OCTO_DROP_N_REASONS] = { 0 };
+
+  if (!self->sender)
+    return gst_structure_new_empty ("application/x-octopus-sink-stats");
+  octo_sender_get_stats (self->sender, &st);
+  for (guint r = 0; r < OCTO_DROP_N_REASONS; r++)
+    for (guint p = 0; p < OCTO_N_PRIORITIES; p++)
+      total[r] += st.buffer->messages_dropped[r][p];
+
+  s = gst_structure_new ("application/x-octopus-sink-stats",
+      "pacing-rate", G_TYPE_UINT64, st.pacing_rate,
+      "bandwidth", G_TYPE_UINT64, st.bandwidth,
+      "min-rtt", G_TYPE_UINT64, (guint64) st.min_rtt,
+      "srtt", G_TYPE_UINT64, (guint64) st.srtt,
+      "cwnd", G_TYPE_UINT64, st.cwnd,
+      "inflight", G_TYPE_UINT64, st.inflight,
+      "queued-bytes", G_TYPE_UINT64, st.queued_bytes,
+      "queued-packets", G_TYPE_UINT, st.queued_packets,
+      "mode", G_TYPE_STRING, self->cc == GST_OCTOPUS_CC_FIXED ? "fixed" :
+      octo_bbr_mode_to_string (st.mode),
+      "messages-submitted", G_TYPE_UINT64, st.messages_submitted,
+      "messages-rejected", G_TYPE_UINT64, st.messages_rejected,
+      "packets-sent", G_TYPE_UINT64, st.flight->packets_sent,
+      "bytes-sent", G_TYPE_UINT64, st.flight->bytes_sent,
+      "packets-acked", G_TYPE_UINT64, st.flight->packets_acked,
+      "packets-lost", G_TYPE_UINT64, st.flight->packets_lost,
+      "acks-received", G_TYPE_UINT64, st.acks_received,
+      "acks-invalid", G_TYPE_UINT64, st.acks_invalid, NULL);
+  for (guint r = 0; r < OCTO_DROP_N_REASONS; r++) {
+    const gchar *reason = octo_drop_reason_to_string (r);
+    gchar *field = g_strdup_printf ("messages-dropped-%s", reason);
+    gst_structure_set (s, field, G_TYPE_UINT64, total[r], NULL);
+    g_free (field);
+    /* Packets too: with rules=false the buffer knows no messages. */
+    field = g_strdup_printf ("packets-dropped-%s", reason);
+    gst_structure_set (s, field, G_TYPE_UINT64,
+        st.buffer->packets_dropped[r], NULL);
+    g_free (field);
+    /* Per priority 0..7, the dropping rules' view of what was shed. */
+    field = g_strdup_printf ("messages-dropped-%s-by-priority", reason);
+    gst_octopus_stats_set_array (s, field, st.buffer->messages_dropped[r],
+        OCTO_N_PRIORITIES);
+    g_free (field);
+  }
+  return s;
+}
+
+/* Called with the lock held; returns TRUE if upstream should hear of it. */
+static gboolean
+bandwidth_changed (GstOctopusSink *self)
+{
+  guint64 bw = octo_sender_bandwidth (self->sender);
+  gdouble old = self->bandwidth;
+
+  if (bw == self->bandwidth)
+    return FALSE;
+  if (old > 0 && bw > 0 && ABS ((gdouble) bw - old) < BANDWIDTH_NOTIFY_CHANGE * old)
+    return FALSE;
+  self->bandwidth = bw;
+  return TRUE;
+}
+
+static void
+announce_bandwidth (GstOctopusSink *self, guint64 bw)
+{
+  GST_DEBUG_OBJECT (self, "bandwidth estimate %" G_GUINT64_FORMAT " bit/s", bw);
+  g_object_notify_by_pspec (G_OBJECT (self), bandwidth_pspec);
+  gst_pad_push_event (GST_BASE_SINK_PAD (self),
+      gst_octopus_event_new_bandwidth (payload_rate (self, bw)));
+}
+
+static void
+receive_acks (GstOctopusSink *self, gint fd, OctoTime now)
+{
+  guint8 buf[OCTO_ACK_MAX_LEN + 1];
+  ssize_t n;
+
+  while ((n = recv (fd, buf, sizeof buf, MSG_DONTWAIT)) >= 0)
+    octo_sender_on_control (self->sender, buf, n, now);
+}
+
+static gpointer
+send_loop (gpointer user_data)
+{
+  GstOctopusSink *self = user_data;
+  gint fd = g_socket_get_fd (self->socket);
+  guint8 *pkt = g_malloc (self->mtu);
+  OctoTime next_stats = now_ns ();
+  guint stats_interval;
+
+  GST_OBJECT_LOCK (self);
+  stats_interval = self->stats_interval;
+  GST_OBJECT_UNLOCK (self);
+
+  g_mutex_lock (&self->lock);
+  while (self->running) {
+    OctoTime now = now_ns (), wake = OCTO_TIME_NONE;
+    gsize len;
+    gboolean announce;
+
+    receive_acks (self, fd, now);
+    while ((len = octo_sender_poll (self->sender, now, pkt, &wake)) > 0) {
+      g_mutex_unlock (&self->lock);
+      /* A full socket buffer or an ICMP error loses the packet, like a
+       * network drop would; the transport never retransmits. */
+      if (send (fd, pkt, len, MSG_DONTWAIT) < 0 && errno != EAGAIN &&
+          errno != ECONNREFUSED)
+        GST_LOG_OBJECT (self, "send failed: %s", g_strerror (errno));
+      g_mutex_lock (&self->lock);
+      now = now_ns ();
+    }
+    if (octo_sender_queued_packets (self->sender) == 0)
+      g_cond_broadcast (&self->drained);
+
+    announce = bandwidth_changed (self);
+    GstStructure *stats = NULL;
+    if (stats_interval > 0 && now >= next_stats) {
+      stats = build_stats (self);
+      next_stats = now + stats_interval * GST_MSECOND;
+    }
+    guint64 bw = self->bandwidth;
+    g_mutex_unlock (&self->lock);
+
+    if (announce)
+      announce_bandwidth (self, bw);
+    if (stats)
+      gst_octopus_stats_post (GST_ELEMENT (self), stats);
+
+    if (stats_interval > 0)
+      wake = MIN (wake, next_stats);
+    struct pollfd fds[2] = {
+      {.fd = fd,.events = POLLIN},
+      {.fd = self->wake_fd,.events = POLLIN},
+    };
+    struct timespec ts, *tsp = NULL;
+    now = now_ns ();
+    if (wake != OCTO_TIME_NONE) {
+      OctoTime d = wake > now ? wake - now : 0;
+      ts.tv_sec = d / GST_SECOND;
+      ts.tv_nsec = d % GST_SECOND;
+      tsp = &ts;
+    }
+    if (ppoll (fds, 2, tsp, NULL) > 0 && (fds[1].revents & POLLIN)) {
+      guint64 v;
+      if (read (self->wake_fd, &v, sizeof v) < 0 && errno != EAGAIN)
+        GST_WARNING_OBJECT (self, "wakeup read failed: %s", g_strerror (errno));
+    }
+    g_mutex_lock (&self->lock);
+  }
+  g_mutex_unlock (&self->lock);
+  g_free (pkt);
+  return NULL;
+}
+
+static void
+wake_thread (GstOctopusSink *self)
+{
+  guint64 one = 1;
+  if (write (self->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+    GST_WARNING_OBJECT (self, "wakeup failed: %s", g_strerror (errno));
+}
+
+static GSocketAddress *
+resolve (GstOctopusSink *self, const gchar *host, gint port, GError **error)
+{
+  GResolver *resolver;
+  GList *addrs;
+  GInetAddress *addr = g_inet_address_new_from_string (host);
+
+  if (!addr) {
+    resolver = g_resolver_get_default ();
+    addrs = g_resolver_lookup_by_name (resolver, host, NULL, error);
+    g_object_unref (resolver);
+    if (!addrs)
+      return NULL;
+    addr = g_object_ref (addrs->data);
+    g_resolver_free_addresses (addrs);
+  }
+  GST_DEBUG_OBJECT (self, "sending to %s:%d", host, port);
+  GSocketAddress *sa = g_inet_socket_address_new (addr, port);
+  g_object_unref (addr);
+  return sa;
+}
+
+static gboolean
+gst_octopus_sink_start (GstBaseSink *bsink)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (bsink);
+  OctoSenderConfig config;
+  GError *err = NULL;
+  GSocketAddress *dest, *local;
+  GInetAddress *any;
+  gchar *host;
+  gint port, bind_port;
+
+  GST_OBJECT_LOCK (self);
+  host = g_strdup (self->host);
+  port = self->port;
+  bind_port = self->bind_port;
+  octo_sender_config_init (&config);
+  config.mtu = self->mtu;
+  config.cc = self->cc == GST_OCTOPUS_CC_DELAY_BBR ? OCTO_SENDER_DELAY_BBR :
+      self->cc == GST_OCTOPUS_CC_FIXED ? OCTO_SENDER_FIXED : OCTO_SENDER_BBR;
+  config.max_rate = self->max_rate;
+  config.buffer_bytes = self->buffer_size;
+  config.rules = self->rules;
+  GST_OBJECT_UNLOCK (self);
+
+  if (config.cc == OCTO_SENDER_FIXED && config.max_rate == 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("congestion-control=fixed needs a max-rate"),
+        ("set max-rate to the rate to pace at, in bits/s"));
+    g_free (host);
+    return FALSE;
+  }
+
+  dest = resolve (self, host, port, &err);
+  if (!dest) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("Could not resolve host '%s'", host), ("%s", err->message));
+    g_clear_error (&err);
+    g_free (host);
+    return FALSE;
+  }
+  self->socket = g_socket_new (g_socket_address_get_family (dest),
+      G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
+  if (!self->socket)
+    goto socket_error;
+  any = g_inet_address_new_any (g_socket_address_get_family (dest));
+  local = g_inet_socket_address_new (any, bind_port);
+  g_object_unref (any);
+  if (!g_socket_bind (self->socket, local, TRUE, &err)) {
+    g_object_unref (local);
+    goto socket_error;
+  }
+  g_object_unref (local);
+  /* Connected: ACKs from anyone but the receiver are never seen. */
+  if (!g_socket_connect (self->socket, dest, NULL, &err))
+    goto socket_error;
+  g_object_unref (dest);
+  dest = NULL;
+  gint sndbuf = 4 * 1024 * 1024;
+  setsockopt (g_socket_get_fd (self->socket), SOL_SOCKET, SO_SNDBUF, &sndbuf,
+      sizeof sndbuf);
+
+  self->wake_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  g_mutex_lock (&self->lock);
+  self->sender = octo_sender_new (&config, now_ns ());
+  self->running = TRUE;
+  self->flushing = FALSE;
+  self->bandwidth = 0;
+  self->buffer_bytes = config.buffer_bytes;
+  self->warned_too_large = FALSE;
+  g_mutex_unlock (&self->lock);
+  self->thread = g_thread_new ("octopussink", send_loop, self);
+  g_free (host);
+  return TRUE;
+
+socket_error:
+  GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+      ("Could not open a UDP socket to %s:%d", host, port),
+      ("%s", err->message));
+  g_clear_error (&err);
+  g_clear_object (&dest);
+  g_clear_object (&self->socket);
+  g_free (host);
+  return FALSE;
+}
+
+static gboolean
+gst_octopus_sink_stop (GstBaseSink *bsink)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (bsink);
+
+  g_mutex_lock (&self->lock);
+  self->running = FALSE;
+  g_cond_broadcast (&self->drained);
+  g_mutex_unlock (&self->lock);
+  if (self->thread) {
+    wake_thread (self);
+    g_thread_join (self->thread);
+    self->thread = NULL;
+  }
+  g_mutex_lock (&self->lock);
+  g_clear_pointer (&self->sender, octo_sender_free);
+  g_mutex_unlock (&self->lock);
+  if (self->wake_fd >= 0) {
+    close (self->wake_fd);
+    self->wake_fd = -1;
+  }
+  g_clear_object (&self->socket);
+  return TRUE;
+}
+
+static GstClockTime
+buffer_capture_time (GstOctopusSink *self, GstBuffer *buf)
+{
+  GstClockTime rt;
+
+  /* Only a time segment maps timestamps to the clock. */
+  if (!GST_BUFFER_PTS_IS_VALID (buf) ||
+      GST_BASE_SINK (self)->segment.format != GST_FORMAT_TIME)
+    return GST_CLOCK_TIME_NONE;
+  rt = gst_segment_to_running_time (&GST_BASE_SINK (self)->segment,
+      GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
+  if (!GST_CLOCK_TIME_IS_VALID (rt))
+    return GST_CLOCK_TIME_NONE;
+  return rt + gst_element_get_base_time (GST_ELEMENT (self));
+}
+
+static GstFlowReturn
+gst_octopus_sink_render (GstBaseSink *bsink, GstBuffer *buf)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (bsink);
+  GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
+  OctoHeader params = { 0 };
+  OctoMsgInfo info;
+  GstMapInfo map;
+  gboolean accepted;
+
+  octo_msg_info_init (&info);
+  if (m) {
+    params.stream_id = m->stream_id;
+    params.priority = m->priority;
+    params.drop = m->drop;
+    params.priority_threshold = m->priority_threshold;
+    params.bitrate_threshold = m->bitrate_threshold;
+    params.slack_ms = m->slack_ms;
+    info.capture_time = m->capture_time;
+    info.frame_id = m->frame_id;
+    info.spatial_layer = m->spatial_layer;
+    info.temporal_layer = m->temporal_layer;
+    info.cell_id = m->cell_id;
+    info.density_layer = m->density_layer;
+    info.flags = m->keyframe ? OCTO_MSG_FLAG_KEYFRAME : 0;
+  }
+  if (info.capture_time == OCTO_TIME_NONE)
+    info.capture_time = buffer_capture_time (self, buf);
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not map buffer"), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  g_mutex_lock (&self->lock);
+  octo_sender_submit (self->sender, &params, &info, map.data, map.size,
+      now_ns (), &accepted);
+  g_mutex_unlock (&self->lock);
+  gst_buffer_unmap (buf, &map);
+
+  /* Roughly: the payload plus the packet overhead at common MTUs. */
+  if (accepted && !self->warned_too_large &&
+      map.size + map.size / 16 > self->buffer_bytes) {
+    self->warned_too_large = TRUE;
+    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+        ("Message of %" G_GSIZE_FORMAT " bytes does not fit the send buffer",
+            map.size), ("raise buffer-size above %" G_GUINT64_FORMAT
+            " bytes; such messages are dropped as overflow",
+            self->buffer_bytes));
+  }
+  if (!accepted) {
+    GST_ELEMENT_WARNING (self, STREAM, TOO_LAZY,
+        ("Message of %" G_GSIZE_FORMAT " bytes not sent", map.size),
+        ("too large for %u fragments at mtu %u, or a meta field out of "
+            "range (priority <= 7, slack <= 1023 ms)", OCTO_FRAGMENTS_MAX,
+            self->mtu));
+  }
+  wake_thread (self);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_octopus_sink_event (GstBaseSink *bsink, GstEvent *event)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (bsink);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS) {
+    gint64 deadline = g_get_monotonic_time () +
+        EOS_DRAIN_TIMEOUT / GST_USECOND;
+    g_mutex_lock (&self->lock);
+    while (self->running && !self->flushing &&
+        octo_sender_queued_packets (self->sender) > 0)
+      if (!g_cond_wait_until (&self->drained, &self->lock, deadline))
+        break;
+    /* The final account, whatever the stats interval. */
+    GstStructure *stats = build_stats (self);
+    g_mutex_unlock (&self->lock);
+    gst_octopus_stats_post (GST_ELEMENT (self), stats);
+  }
+  return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
+}
+
+static gboolean
+gst_octopus_sink_unlock (GstBaseSink *bsink)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (bsink);
+  g_mutex_lock (&self->lock);
+  self->flushing = TRUE;
+  g_cond_broadcast (&self->drained);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+static gboolean
+gst_octopus_sink_unlock_stop (GstBaseSink *bsink)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (bsink);
+  g_mutex_lock (&self->lock);
+  self->flushing = FALSE;
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+static void
+gst_octopus_sink_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_HOST:
+      g_free (self->host);
+      self->host = g_value_dup_string (value);
+      break;
+    case PROP_PORT:
+      self->port = g_value_get_int (value);
+      break;
+    case PROP_BIND_PORT:
+      self->bind_port = g_value_get_int (value);
+      break;
+    case PROP_MTU:
+      self->mtu = g_value_get_uint (value);
+      break;
+    case PROP_CONGESTION_CONTROL:
+      self->cc = g_value_get_enum (value);
+      break;
+    case PROP_MAX_RATE:
+      self->max_rate = g_value_get_uint64 (value);
+      break;
+    case PROP_BUFFER_SIZE:
+      self->buffer_size = g_value_get_uint64 (value);
+      break;
+    case PROP_RULES:
+      self->rules = g_value_get_boolean (value);
+      break;
+    case PROP_STATS_INTERVAL:
+      self->stats_interval = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
+    GParamSpec *pspec)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (object);
+
+  switch (prop_id) {
+    case PROP_BANDWIDTH:
+      g_mutex_lock (&self->lock);
+      g_value_set_uint64 (value, self->bandwidth);
+      g_mutex_unlock (&self->lock);
+      return;
+    case PROP_STATS:
+      g_mutex_lock (&self->lock);
+      g_value_take_boxed (value, build_stats (self));
+      g_mutex_unlock (&self->lock);
+      return;
+    default:
+      break;
+  }
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_HOST:
+      g_value_set_string (value, self->host);
+      break;
+    case PROP_PORT:
+      g_value_set_int (value, self->port);
+      break;
+    case PROP_BIND_PORT:
+      g_value_set_int (value, self->bind_port);
+      break;
+    case PROP_MTU:
+      g_value_set_uint (value, self->mtu);
+      break;
+    case PROP_CONGESTION_CONTROL:
+      g_value_set_enum (value, self->cc);
+      break;
+    case PROP_MAX_RATE:
+      g_value_set_uint64 (value, self->max_rate);
+      break;
+    case PROP_BUFFER_SIZE:
+      g_value_set_uint64 (value, self->buffer_size);
+      break;
+    case PROP_RULES:
+      g_value_set_boolean (value, self->rules);
+      break;
+    case PROP_STATS_INTERVAL:
+      g_value_set_uint (value, self->stats_interval);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_octopus_sink_finalize (GObject *object)
+{
+  GstOctopusSink *self = GST_OCTOPUS_SINK (object);
+  g_free (self->host);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->drained);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSinkClass *bsink_class = GST_BASE_SINK_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  gobject_class->set_property = gst_octopus_sink_set_property;
+  gobject_class->get_property = gst_octopus_sink_get_property;
+  gobject_class->finalize = gst_octopus_sink_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_HOST,
+      g_param_spec_string ("host", "Host",
+          "Address or name of the receiver (octopussrc)", DEFAULT_HOST, rw));
+  g_object_class_install_property (gobject_class, PROP_PORT,
+      g_param_spec_int ("port", "Port", "UDP port of the receiver", 1, 65535,
+          DEFAULT_PORT, rw));
+  g_object_class_install_property (gobject_class, PROP_BIND_PORT,
+      g_param_spec_int ("bind-port", "Bind port",
+          "Local UDP port to send from and receive ACKs on (0 = any)", 0,
+          65535, DEFAULT_BIND_PORT, rw));
+  g_object_class_install_property (gobject_class, PROP_MTU,
+      g_param_spec_uint ("mtu", "MTU",
+          "Largest UDP payload per packet, headers included", OCTO_MTU_MIN,
+          OCTO_MTU_MAX, DEFAULT_MTU, rw));
+  g_object_class_install_property (gobject_class, PROP_CONGESTION_CONTROL,
+      g_param_spec_enum ("congestion-control", "Congestion control",
+          "Algorithm that sets the pacing rate and the window",
+          GST_TYPE_OCTOPUS_CONGESTION_CONTROL, DEFAULT_CONGESTION_CONTROL, rw));
+  g_object_class_install_property (gobject_class, PROP_MAX_RATE,
+      g_param_spec_uint64 ("max-rate", "Maximum rate",
+          "Cap on the pacing rate in bits/s of IP datagrams (0 = none); the "
+          "rate itself for congestion-control=fixed", 0, G_MAXUINT64,
+          DEFAULT_MAX_RATE, rw));
+  g_object_class_install_property (gobject_class, PROP_BUFFER_SIZE,
+      g_param_spec_uint64 ("buffer-size", "Send buffer size",
+          "Send buffer in bytes of IP datagrams; the dropping rules act in it",
+          1500, G_MAXUINT32, DEFAULT_BUFFER_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_RULES,
+      g_param_spec_boolean ("rules", "Dropping rules",
+          "Apply the Octopus dropping rules in the send buffer (FALSE: "
+          "drop-tail)", DEFAULT_RULES, rw));
+  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
+      g_param_spec_uint ("stats-interval", "Stats interval",
+          "Milliseconds between stats element messages on the bus (0 = none)",
+          0, G_MAXUINT, DEFAULT_STATS_INTERVAL, rw));
+  bandwidth_pspec = g_param_spec_uint64 ("bandwidth", "Bandwidth",
+      "Bottleneck-bandwidth estimate in bits/s of IP datagrams (0 = unknown); "
+      "notified on changes of more than 5 %", 0, G_MAXUINT64, 0,
+      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_property (gobject_class, PROP_BANDWIDTH,
+      bandwidth_pspec);
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Pacing rate, bandwidth estimate, RTTs, inflight, queue and drops "
+          "by reason and priority", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_set_static_metadata (element_class, "Octopus sink",
+      "Sink/Network",
+      "Sends each buffer as an Octopus message over UDP (BBR pacing, "
+      "send-buffer dropping rules)", "gst-octopus");
+
+  bsink_class->start = GST_DEBUG_FUNCPTR (gst_octopus_sink_start);
+  bsink_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_sink_stop);
+  bsink_class->render = GST_DEBUG_FUNCPTR (gst_octopus_sink_render);
+  bsink_class->event = GST_DEBUG_FUNCPTR (gst_octopus_sink_event);
+  bsink_class->unlock = GST_DEBUG_FUNCPTR (gst_octopus_sink_unlock);
+  bsink_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_octopus_sink_unlock_stop);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_CONGESTION_CONTROL, 0);
+  GST_DEBUG_CATEGORY_INIT (gst_octopus_sink_debug, "octopussink", 0,
+      "Octopus transport sender");
+}
+
+static void
+gst_octopus_sink_init (GstOctopusSink *self)
+{
+  self->host = g_strdup (DEFAULT_HOST);
+  self->port = DEFAULT_PORT;
+  self->bind_port = DEFAULT_BIND_PORT;
+  self->mtu = DEFAULT_MTU;
+  self->cc = DEFAULT_CONGESTION_CONTROL;
+  self->max_rate = DEFAULT_MAX_RATE;
+  self->buffer_size = DEFAULT_BUFFER_SIZE;
+  self->rules = DEFAULT_RULES;
+  self->stats_interval = DEFAULT_STATS_INTERVAL;
+  self->wake_fd = -1;
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->drained);
+  /* Messages are sent as fast as the transport allows, not at their
+   * timestamps; the send buffer is where a fast source is handled. */
+  gst_base_sink_set_sync (GST_BASE_SINK (self), FALSE);
+}

@@ -1,0 +1,457 @@
+/* octopustag: attaches GstOctopusMeta per a dropping policy preset.
+ *
+ * Presets (DESIGN.md "Case-study policies") derive the dropping fields from
+ * the key-frame flag and the layer ids, never from a frame's position:
+ *
+ *  framerate  key frame 0/0, TL0 1/2, TL1 2/2, TL2 3/3 (priority/threshold),
+ *             all droppers; layers from vp8enc's GstVP8Meta or our meta.
+ *  quality    Qk priority k, bitrate threshold = the upstream meta's
+ *             cumulative rate (Q0: none); a key frame's Q0 is a dropper
+ *             with threshold 0.
+ *  volumetric live (5 density layers): front cells 0/1 L0 -> 0, L1-2 -> 1,
+ *             L3-4 -> 2, occluded cells -> 3; trace replay (10 layers):
+ *             L0 0, L1-4 1, L5 2, L6-9 3.  Cell 0's L0 is the only dropper,
+ *             its threshold cycling 3, 2, 1, 0 over consecutive frames.
+ *  none       the property values, unless upstream already attached a meta.
+ *
+ * Bitrate thresholds are media rates; they are scaled by the transport's
+ * per-message overhead at @mtu before tagging.  The "tag" signal lets the
+ * application adjust every meta last. */
+#include "gstoctopustag.h"
+
+#include "gst/octopus/gstoctopusmeta.h"
+#include "transport/octo-packet.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_octopus_tag_debug);
+#define GST_CAT_DEFAULT gst_octopus_tag_debug
+
+enum {
+  PROP_0,
+  PROP_POLICY,
+  PROP_STREAM_ID,
+  PROP_PRIORITY,
+  PROP_DROP,
+  PROP_PRIORITY_THRESHOLD,
+  PROP_BITRATE_THRESHOLD,
+  PROP_SLACK,
+  PROP_MTU,
+  PROP_DENSITY_LAYERS,
+};
+
+#define DEFAULT_POLICY GST_OCTOPUS_TAG_POLICY_NONE
+#define DEFAULT_STREAM_ID 0
+#define DEFAULT_PRIORITY 0
+#define DEFAULT_DROP FALSE
+#define DEFAULT_PRIORITY_THRESHOLD 0
+#define DEFAULT_BITRATE_THRESHOLD 0
+#define DEFAULT_SLACK 0
+#define DEFAULT_MTU 1400
+#define DEFAULT_DENSITY_LAYERS 5
+
+enum {
+  SIGNAL_TAG,
+  LAST_SIGNAL
+};
+
+static guint gst_octopus_tag_signals[LAST_SIGNAL];
+
+struct _GstOctopusTag {
+  GstBaseTransform parent;
+
+  GstOctopusTagPolicy policy;
+  guint stream_id;
+  guint priority;
+  gboolean drop;
+  guint priority_threshold;
+  guint64 bitrate_threshold;
+  guint slack;
+  guint mtu;
+  guint density_layers;
+
+  guint32 next_frame_id;
+  guint32 cell0_base_count;     /* volumetric dropper threshold cycle */
+};
+
+#define GST_TYPE_OCTOPUS_TAG_POLICY (gst_octopus_tag_policy_get_type ())
+static GType
+gst_octopus_tag_policy_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_OCTOPUS_TAG_POLICY_NONE, "Property values / upstream meta", "none"},
+    {GST_OCTOPUS_TAG_POLICY_FRAMERATE,
+        "Case 1: VP8 temporal layers (frame rate)", "framerate"},
+    {GST_OCTOPUS_TAG_POLICY_QUALITY,
+        "Case 2: spatial/quality layers", "quality"},
+    {GST_OCTOPUS_TAG_POLICY_VOLUMETRIC,
+        "Case 3: point-cloud cells and density layers", "volumetric"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstOctopusTagPolicy", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_octopus_tag_parent_class parent_class
+G_DEFINE_TYPE (GstOctopusTag, gst_octopus_tag, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (octopustag, "octopustag", GST_RANK_NONE,
+    GST_TYPE_OCTOPUS_TAG);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+
+/* Media rate -> link rate for a message of @size bytes at @mtu. */
+static guint64
+scale_threshold (GstOctopusTag *self, guint64 bps, gsize size)
+{
+  guint32 count;
+  gdouble link;
+
+  if (bps == 0 || size == 0)
+    return bps;
+  count = octo_fragment_count (size, self->mtu);
+  if (count == 0)
+    return bps;
+  link = size + (gdouble) count * (OCTO_LINK_OVERHEAD + OCTO_DATA_PREFIX_LEN)
+      + OCTO_MSG_INFO_LEN;
+  return MIN ((guint64) (bps * link / size), OCTO_BITRATE_MAX_BPS);
+}
+
+/* vp8enc (gst-plugins-good >= 1.20) describes temporal layers in a custom
+ * meta named "GstVP8Meta". */
+static gboolean
+vp8_temporal_layer (GstBuffer *buf, guint *layer)
+{
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (buf, "GstVP8Meta");
+  GstStructure *s;
+  gboolean scaling = FALSE;
+
+  if (!meta)
+    return FALSE;
+  s = gst_custom_meta_get_structure (meta);
+  if (!gst_structure_get_boolean (s, "use-temporal-scaling", &scaling))
+    return FALSE;
+  if (!scaling) {
+    *layer = 0;
+    return TRUE;
+  }
+  return gst_structure_get_uint (s, "layer-id", layer);
+}
+
+static void
+apply_framerate (GstOctopusTag *self, GstBuffer *buf, GstOctopusMeta *m)
+{
+  static const guint8 prio[] = { 1, 2, 3 }, thr[] = { 2, 2, 3 };
+  guint layer = 0;
+
+  (void) self;
+  if (!vp8_temporal_layer (buf, &layer) &&
+      m->temporal_layer != GST_OCTOPUS_LAYER_NONE)
+    layer = m->temporal_layer;
+  m->temporal_layer = layer;
+  m->drop = TRUE;
+  if (m->keyframe) {
+    m->priority = m->priority_threshold = 0;
+  } else {
+    layer = MIN (layer, 2);
+    m->priority = prio[layer];
+    m->priority_threshold = thr[layer];
+  }
+  m->bitrate_threshold = 0;
+}
+
+static void
+apply_quality (GstOctopusTag *self, GstBuffer *buf, GstOctopusMeta *m)
+{
+  guint layer = m->spatial_layer == GST_OCTOPUS_LAYER_NONE ? 0 :
+      MIN (m->spatial_layer, GST_OCTOPUS_PRIORITY_MAX);
+
+  m->priority = layer;
+  m->bitrate_threshold = layer == 0 ? 0 :
+      scale_threshold (self, m->bitrate_threshold, gst_buffer_get_size (buf));
+  m->drop = layer == 0 && m->keyframe;
+  m->priority_threshold = 0;
+}
+
+static void
+apply_volumetric (GstOctopusTag *self, GstOctopusMeta *m)
+{
+  guint cell = m->cell_id == GST_OCTOPUS_LAYER_NONE ? 0 : m->cell_id;
+  guint layer = m->density_layer == GST_OCTOPUS_LAYER_NONE ? 0 :
+      m->density_layer;
+
+  if (self->density_layers <= 5) {
+    if (cell >= 2)
+      m->priority = 3;
+    else
+      m->priority = layer == 0 ? 0 : (layer <= 2 ? 1 : 2);
+  } else {
+    m->priority = layer == 0 ? 0 : (layer <= 4 ? 1 : (layer == 5 ? 2 : 3));
+  }
+  m->drop = cell == 0 && layer == 0;
+  m->priority_threshold = 0;
+  if (m->drop)
+    m->priority_threshold = 3 - (self->cell0_base_count++ % 4);
+  m->bitrate_threshold = 0;
+}
+
+static GstClockTime
+capture_time (GstOctopusTag *self, GstBuffer *buf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstClockTime rt;
+
+  /* Only a time segment maps timestamps to the clock. */
+  if (!GST_BUFFER_PTS_IS_VALID (buf) ||
+      trans->segment.format != GST_FORMAT_TIME)
+    return GST_CLOCK_TIME_NONE;
+  rt = gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buf));
+  if (!GST_CLOCK_TIME_IS_VALID (rt))
+    return GST_CLOCK_TIME_NONE;
+  return rt + gst_element_get_base_time (GST_ELEMENT (self));
+}
+
+static GstFlowReturn
+gst_octopus_tag_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
+{
+  GstOctopusTag *self = GST_OCTOPUS_TAG (trans);
+  GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
+  gboolean had_meta = m != NULL;
+  /* Takes the object lock itself. */
+  GstClockTime now_captured = capture_time (self, buf);
+
+  GST_OBJECT_LOCK (self);
+  if (!m) {
+    m = gst_buffer_add_octopus_meta (buf);
+    m->frame_id = self->next_frame_id++;
+    m->keyframe = !GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
+  }
+  if (!GST_CLOCK_TIME_IS_VALID (m->capture_time))
+    m->capture_time = now_captured;
+
+  if (self->policy != GST_OCTOPUS_TAG_POLICY_NONE || !had_meta) {
+    m->stream_id = self->stream_id;
+    m->slack_ms = self->slack;
+  }
+  switch (self->policy) {
+    case GST_OCTOPUS_TAG_POLICY_NONE:
+      if (!had_meta) {
+        m->priority = self->priority;
+        m->drop = self->drop;
+        m->priority_threshold = self->priority_threshold;
+        m->bitrate_threshold = scale_threshold (self, self->bitrate_threshold,
+            gst_buffer_get_size (buf));
+      }
+      break;
+    case GST_OCTOPUS_TAG_POLICY_FRAMERATE:
+      apply_framerate (self, buf, m);
+      break;
+    case GST_OCTOPUS_TAG_POLICY_QUALITY:
+      apply_quality (self, buf, m);
+      break;
+    case GST_OCTOPUS_TAG_POLICY_VOLUMETRIC:
+      apply_volumetric (self, m);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  g_signal_emit (self, gst_octopus_tag_signals[SIGNAL_TAG], 0, buf, m);
+  GST_LOG_OBJECT (self, "frame %u: priority %u drop %d/%u bitrate %"
+      G_GUINT64_FORMAT, m->frame_id, m->priority, m->drop,
+      m->priority_threshold, m->bitrate_threshold);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_octopus_tag_start (GstBaseTransform *trans)
+{
+  GstOctopusTag *self = GST_OCTOPUS_TAG (trans);
+  GST_OBJECT_LOCK (self);
+  self->next_frame_id = 0;
+  self->cell0_base_count = 0;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static void
+gst_octopus_tag_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
+{
+  GstOctopusTag *self = GST_OCTOPUS_TAG (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_POLICY:
+      self->policy = g_value_get_enum (value);
+      break;
+    case PROP_STREAM_ID:
+      self->stream_id = g_value_get_uint (value);
+      break;
+    case PROP_PRIORITY:
+      self->priority = g_value_get_uint (value);
+      break;
+    case PROP_DROP:
+      self->drop = g_value_get_boolean (value);
+      break;
+    case PROP_PRIORITY_THRESHOLD:
+      self->priority_threshold = g_value_get_uint (value);
+      break;
+    case PROP_BITRATE_THRESHOLD:
+      self->bitrate_threshold = g_value_get_uint64 (value);
+      break;
+    case PROP_SLACK:
+      self->slack = g_value_get_uint (value);
+      break;
+    case PROP_MTU:
+      self->mtu = g_value_get_uint (value);
+      break;
+    case PROP_DENSITY_LAYERS:
+      self->density_layers = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_octopus_tag_get_property (GObject *object, guint prop_id, GValue *value,
+    GParamSpec *pspec)
+{
+  GstOctopusTag *self = GST_OCTOPUS_TAG (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_POLICY:
+      g_value_set_enum (value, self->policy);
+      break;
+    case PROP_STREAM_ID:
+      g_value_set_uint (value, self->stream_id);
+      break;
+    case PROP_PRIORITY:
+      g_value_set_uint (value, self->priority);
+      break;
+    case PROP_DROP:
+      g_value_set_boolean (value, self->drop);
+      break;
+    case PROP_PRIORITY_THRESHOLD:
+      g_value_set_uint (value, self->priority_threshold);
+      break;
+    case PROP_BITRATE_THRESHOLD:
+      g_value_set_uint64 (value, self->bitrate_threshold);
+      break;
+    case PROP_SLACK:
+      g_value_set_uint (value, self->slack);
+      break;
+    case PROP_MTU:
+      g_value_set_uint (value, self->mtu);
+      break;
+    case PROP_DENSITY_LAYERS:
+      g_value_set_uint (value, self->density_layers);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_octopus_tag_class_init (GstOctopusTagClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  gobject_class->set_property = gst_octopus_tag_set_property;
+  gobject_class->get_property = gst_octopus_tag_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_POLICY,
+      g_param_spec_enum ("policy", "Policy",
+          "Dropping-policy preset deriving the parameters from layer ids",
+          GST_TYPE_OCTOPUS_TAG_POLICY, DEFAULT_POLICY, rw));
+  g_object_class_install_property (gobject_class, PROP_STREAM_ID,
+      g_param_spec_uint ("stream-id", "Stream ID",
+          "Stream of the sender the messages belong to", 0, G_MAXUINT16,
+          DEFAULT_STREAM_ID, rw));
+  g_object_class_install_property (gobject_class, PROP_PRIORITY,
+      g_param_spec_uint ("priority", "Priority",
+          "Message priority for policy=none (0 = most important)", 0,
+          GST_OCTOPUS_PRIORITY_MAX, DEFAULT_PRIORITY, rw));
+  g_object_class_install_property (gobject_class, PROP_DROP,
+      g_param_spec_boolean ("drop", "Dropper",
+          "policy=none: each message drops older queued messages of the "
+          "stream whose priority >= priority-threshold", DEFAULT_DROP, rw));
+  g_object_class_install_property (gobject_class, PROP_PRIORITY_THRESHOLD,
+      g_param_spec_uint ("priority-threshold", "Priority threshold",
+          "policy=none: lowest priority value a dropper discards", 0,
+          GST_OCTOPUS_PRIORITY_MAX, DEFAULT_PRIORITY_THRESHOLD, rw));
+  g_object_class_install_property (gobject_class, PROP_BITRATE_THRESHOLD,
+      g_param_spec_uint64 ("bitrate-threshold", "Bitrate threshold",
+          "policy=none: drop when the stream's bandwidth is below this media "
+          "rate in bits/s (0 = never)", 0, G_MAXUINT64,
+          DEFAULT_BITRATE_THRESHOLD, rw));
+  g_object_class_install_property (gobject_class, PROP_SLACK,
+      g_param_spec_uint ("slack", "Slack",
+          "Milliseconds a message must queue before it may be dropped", 0,
+          GST_OCTOPUS_SLACK_MS_MAX, DEFAULT_SLACK, rw));
+  g_object_class_install_property (gobject_class, PROP_MTU,
+      g_param_spec_uint ("mtu", "MTU",
+          "Transport MTU used to scale bitrate thresholds by packet overhead",
+          OCTO_MTU_MIN, OCTO_MTU_MAX, DEFAULT_MTU, rw));
+  g_object_class_install_property (gobject_class, PROP_DENSITY_LAYERS,
+      g_param_spec_uint ("density-layers", "Density layers",
+          "policy=volumetric: 5 = live pipeline table, more = trace-replay "
+          "table (10 layers)", 1, 255, DEFAULT_DENSITY_LAYERS, rw));
+
+  /**
+   * GstOctopusTag::tag:
+   * @tag: the element
+   * @buffer: the buffer being tagged
+   * @meta: (type gpointer): its GstOctopusMeta, writable
+   *
+   * Emitted for every buffer after the policy was applied, so the
+   * application can set per-buffer values.
+   */
+  gst_octopus_tag_signals[SIGNAL_TAG] = g_signal_new ("tag",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+      G_TYPE_NONE, 2, GST_TYPE_BUFFER | G_SIGNAL_TYPE_STATIC_SCOPE,
+      G_TYPE_POINTER);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "Octopus tagger",
+      "Filter/Network", "Attaches Octopus dropping parameters to messages",
+      "gst-octopus");
+
+  trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_octopus_tag_transform_ip);
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_octopus_tag_start);
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_TAG_POLICY, 0);
+  GST_DEBUG_CATEGORY_INIT (gst_octopus_tag_debug, "octopustag", 0,
+      "Octopus tagger");
+}
+
+static void
+gst_octopus_tag_init (GstOctopusTag *self)
+{
+  self->policy = DEFAULT_POLICY;
+  self->stream_id = DEFAULT_STREAM_ID;
+  self->priority = DEFAULT_PRIORITY;
+  self->drop = DEFAULT_DROP;
+  self->priority_threshold = DEFAULT_PRIORITY_THRESHOLD;
+  self->bitrate_threshold = DEFAULT_BITRATE_THRESHOLD;
+  self->slack = DEFAULT_SLACK;
+  self->mtu = DEFAULT_MTU;
+  self->density_layers = DEFAULT_DENSITY_LAYERS;
+  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+}

@@ -1,0 +1,27 @@
+/* The octopus GStreamer plugin: registers every element. */
+#include <gst/gst.h>
+
+#include "gstoctopusframelog.h"
+#include "gstoctopussink.h"
+#include "gstoctopussrc.h"
+#include "gstoctopustag.h"
+#include "gstoctopustracesrc.h"
+
+static gboolean
+plugin_init (GstPlugin *plugin)
+{
+  gboolean ret = FALSE;
+
+  ret |= GST_ELEMENT_REGISTER (octopustag, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopussink, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopussrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopustracesrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopusframelog, plugin);
+  return ret;
+}
+
+#define PACKAGE "gst-octopus"
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, octopus,
+    "Octopus: in-network content adaptation transport (BBR, dropping rules)",
+    plugin_init, "0.1.0", "LGPL", "gst-octopus",
+    "Unknown package origin")

@@ -1,0 +1,85 @@
+/* octopus-shim: the --log event log, one line per event, in the spirit of
+ * Mahimahi's mm-link log ("TIME + BYTES", "TIME - BYTES DELAY",
+ * "TIME # BYTES") with the direction, user and stream appended.  Times are
+ * ms since start with us resolution; sizes are link bytes (IP datagrams). */
+#include "shim.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define MS_F(t) ((gdouble) (t) / OCTO_MSECOND)
+
+gboolean
+shim_log_open (Shim *shim, GError **error)
+{
+  shim->log = fopen (shim->log_path, "w");
+  if (shim->log == NULL) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "cannot write log '%s': %s", shim->log_path, g_strerror (errno));
+    return FALSE;
+  }
+  setvbuf (shim->log, NULL, _IOFBF, 1 << 20);
+  fprintf (shim->log, "# octopus-shim event log: times in ms since start, "
+      "sizes in IP bytes\n"
+      "# TIME # BYTES DIR                          delivery opportunity\n"
+      "# TIME + BYTES DIR USER STREAM              arrival\n"
+      "# TIME - BYTES DELAY_MS DIR USER STREAM     departure (queueing delay)\n"
+      "# TIME d BYTES REASON DIR USER STREAM       drop (trim: bytes cut)\n"
+      "# base timestamp: 0\n"
+      "# init timestamp: %" G_GINT64_FORMAT "\n",
+      g_get_real_time () / 1000);
+  return TRUE;
+}
+
+void
+shim_log_close (Shim *shim)
+{
+  if (shim->log)
+    fclose (shim->log);
+  shim->log = NULL;
+}
+
+static void
+print_stream (FILE *f, const ShimPacket *p)
+{
+  if (p->stream->stream_id >= 0)
+    fprintf (f, " %u s%d@%s\n", p->user->index, p->stream->stream_id,
+        p->stream->source_str);
+  else
+    fprintf (f, " %u -@%s\n", p->user->index, p->stream->source_str);
+}
+
+void
+shim_log_opportunity (Shim *shim, ShimDirection dir, OctoTime t,
+    guint32 bytes)
+{
+  fprintf (shim->log, "%.3f # %u %s\n", MS_F (t - shim->start), bytes,
+      shim_direction_name (dir));
+}
+
+void
+shim_log_arrival (Shim *shim, const ShimPacket *p, guint32 size)
+{
+  fprintf (shim->log, "%.3f + %u %s", MS_F (p->arrival - shim->start), size,
+      shim_direction_name (p->dir));
+  print_stream (shim->log, p);
+}
+
+void
+shim_log_departure (Shim *shim, const ShimPacket *p, guint32 size,
+    OctoTime departure)
+{
+  fprintf (shim->log, "%.3f - %u %.3f %s", MS_F (departure - shim->start),
+      size, MS_F (departure - p->arrival), shim_direction_name (p->dir));
+  print_stream (shim->log, p);
+}
+
+void
+shim_log_drop (Shim *shim, const ShimPacket *p, guint32 size,
+    OctoDropReason reason)
+{
+  fprintf (shim->log, "%.3f d %u %s %s", MS_F (shim->now - shim->start),
+      size, octo_drop_reason_to_string (reason),
+      shim_direction_name (p->dir));
+  print_stream (shim->log, p);
+}

@@ -1,0 +1,232 @@
+/* octopus-shim: command line, then the loop. */
+#include "shim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_QUEUE "octopus"
+#define DEFAULT_UP_QUEUE "droptail"
+
+static gchar *opt_listen, *opt_forward, *opt_down_trace, *opt_up_trace;
+static gchar **opt_routes;
+static gint opt_delay_ms = -1;
+static gchar *opt_queue, *opt_up_queue, *opt_buffer;
+static gchar *opt_log, *opt_stats;
+static gdouble opt_duration;
+static gboolean opt_bare;
+static gint opt_rt_priority;
+
+static const GOptionEntry entries[] = {
+  { "listen", 0, 0, G_OPTION_ARG_STRING, &opt_listen,
+    "Receive the sender's datagrams on ADDR:PORT (port 0: any free port)",
+    "ADDR:PORT" },
+  { "forward", 0, 0, G_OPTION_ARG_STRING, &opt_forward,
+    "Send them through the down link to ADDR:PORT, from a socket of the "
+    "shim's own; what comes back to that socket goes through the up link to "
+    "the last sender", "ADDR:PORT" },
+  { "route", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_routes,
+    "Add a user (repeatable): its own queues, sharing the links with the "
+    "other users, served deficit round robin by bytes", "LISTEN=FORWARD" },
+  { "down-trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_down_trace,
+    "Mahimahi trace of the down link: one line per 1500-byte delivery "
+    "opportunity, in ms, looped (omitted: unconstrained)", "FILE" },
+  { "up-trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_up_trace,
+    "Mahimahi trace of the up link (omitted: unconstrained)", "FILE" },
+  { "delay-ms", 0, 0, G_OPTION_ARG_INT, &opt_delay_ms,
+    "One-way propagation delay of each direction, in ms", "N" },
+  { "queue", 0, 0, G_OPTION_ARG_STRING, &opt_queue,
+    "Queue discipline of each user's down queue (default " DEFAULT_QUEUE
+    "); see the list below", "NAME[:k=v,...]" },
+  { "up-queue", 0, 0, G_OPTION_ARG_STRING, &opt_up_queue,
+    "Queue discipline of each user's up queue (default " DEFAULT_UP_QUEUE
+    ")", "NAME[:k=v,...]" },
+  { "buffer", 0, 0, G_OPTION_ARG_STRING, &opt_buffer,
+    "Buffer of every queue unless its spec sets limit= (default 375KB)",
+    "BYTES" },
+  { "log", 0, 0, G_OPTION_ARG_FILENAME, &opt_log,
+    "Write one line per event (Mahimahi-like: arrivals '+', departures '-' "
+    "with queueing delay, drops 'd' with reason, opportunities '#')",
+    "FILE" },
+  { "stats", 0, 0, G_OPTION_ARG_FILENAME, &opt_stats,
+    "Write a JSON summary at exit and on SIGUSR1 (per user and stream: "
+    "packets/bytes in, out, dropped by reason; queue delay p50/p99; "
+    "departure timing error)", "FILE" },
+  { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &opt_duration,
+    "Exit cleanly after this many seconds (default: run until SIGINT or "
+    "SIGTERM)", "SECONDS" },
+  { "rt-priority", 0, 0, G_OPTION_ARG_INT, &opt_rt_priority,
+    "Run with SCHED_FIFO priority N (1-99; needs CAP_SYS_NICE, else a "
+    "warning): keeps departures on time on a busy machine (default: off)",
+    "N" },
+  { "bare", 0, 0, G_OPTION_ARG_NONE, &opt_bare,
+    "Forward at once with no link, queue, log or per-stream statistics "
+    "(the benchmark's baseline)", NULL },
+  G_OPTION_ENTRY_NULL
+};
+
+static gchar *
+queue_help (void)
+{
+  GString *s = g_string_new ("Queue disciplines (every one also takes "
+      "limit=BYTES):\n");
+  const OctoQdiscOps *const *ops = octo_qdisc_list ();
+
+  for (guint i = 0; ops[i]; i++)
+    g_string_append_printf (s, "  %-9s %s\n            defaults: %s\n",
+        octo_qdisc_ops_name (ops[i]), octo_qdisc_ops_summary (ops[i]),
+        octo_qdisc_ops_usage (ops[i]));
+  g_string_append (s, "\nNon-Octopus datagrams pass as plain FIFO traffic. "
+      "Times take ms/us/s suffixes; sizes B/KB/KiB/MB.\n"
+      "Signals: SIGUSR1 writes --stats; SIGINT/SIGTERM write it and exit.");
+  return g_string_free (s, FALSE);
+}
+
+static int
+usage_error (GOptionContext *ctx, const gchar *message)
+{
+  gchar *help = g_option_context_get_help (ctx, TRUE, NULL);
+  g_printerr ("octopus-shim: %s\n\n%s", message, help);
+  g_free (help);
+  return 2;
+}
+
+static ShimUser *
+add_user (Shim *shim, const gchar *listen, const gchar *forward,
+    GError **error)
+{
+  ShimUser *u = g_new0 (ShimUser, 1);
+
+  u->index = shim->users->len;
+  u->listen_fd = u->forward_fd = -1;
+  g_ptr_array_add (shim->users, u);
+  if (!shim_addr_parse (listen, &u->listen_addr, error) ||
+      !shim_addr_parse (forward, &u->forward_addr, error))
+    return NULL;
+  return u;
+}
+
+/* Everything wrong with the command line, as a usage error. */
+static gboolean
+configure (Shim *shim, GError **error)
+{
+  if (opt_listen || opt_forward) {
+    if (!opt_listen || !opt_forward) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+          "--listen and --forward go together");
+      return FALSE;
+    }
+    if (!add_user (shim, opt_listen, opt_forward, error))
+      return FALSE;
+  }
+  for (guint i = 0; opt_routes && opt_routes[i]; i++) {
+    gchar **parts = g_strsplit (opt_routes[i], "=", 2);
+    gboolean ok = g_strv_length (parts) == 2;
+    if (!ok)
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "--route '%s' is not LISTEN=FORWARD", opt_routes[i]);
+    ok = ok && add_user (shim, parts[0], parts[1], error);
+    g_strfreev (parts);
+    if (!ok)
+      return FALSE;
+  }
+  if (shim->users->len == 0) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+        "no user: give --listen and --forward, or --route");
+    return FALSE;
+  }
+  if (opt_delay_ms < 0) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+        "--delay-ms N (N >= 0) is required");
+    return FALSE;
+  }
+  if (opt_rt_priority < 0 || opt_rt_priority > 99) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--rt-priority must be in 1..99");
+    return FALSE;
+  }
+  if (opt_duration < 0) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--duration must be >= 0");
+    return FALSE;
+  }
+  shim->delay = (OctoTime) opt_delay_ms * OCTO_MSECOND;
+  shim->queue_spec[SHIM_DOWN] = g_strdup (opt_queue ? opt_queue :
+      DEFAULT_QUEUE);
+  shim->queue_spec[SHIM_UP] = g_strdup (opt_up_queue ? opt_up_queue :
+      DEFAULT_UP_QUEUE);
+  shim->buffer_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES;
+  if (opt_buffer) {
+    /* The same size syntax as the queues' limit=. */
+    gchar *spec = g_strdup_printf ("droptail:limit=%s", opt_buffer);
+    OctoQdiscEnv env;
+    octo_qdisc_env_init (&env);
+    OctoQdisc *probe = octo_qdisc_new (spec, &env, error);
+    g_free (spec);
+    if (probe == NULL) {
+      g_prefix_error (error, "--buffer: ");
+      return FALSE;
+    }
+    shim->buffer_bytes = octo_qdisc_limit_bytes (probe);
+    octo_qdisc_free (probe);
+  }
+  shim->log_path = opt_bare ? NULL : opt_log;
+  shim->stats_path = opt_stats;
+  shim->duration_s = opt_duration;
+  shim->bare = opt_bare;
+  shim->rt_priority = opt_rt_priority;
+  return TRUE;
+}
+
+static gboolean
+load_traces (Shim *shim, GError **error)
+{
+  const gchar *paths[SHIM_N_DIRECTIONS] = { opt_down_trace, opt_up_trace };
+
+  for (guint d = 0; d < SHIM_N_DIRECTIONS; d++)
+    if (paths[d] && !(shim->trace[d] = octo_trace_load (paths[d], error)))
+      return FALSE;
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionContext *ctx = g_option_context_new ("- trace-driven cellular "
+      "link emulator with the Octopus queue and baseline queues");
+  GError *error = NULL;
+  Shim shim = { 0 };
+  int status = 1;
+  gchar *description = queue_help ();
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx, description);
+  shim.users = g_ptr_array_new_with_free_func (g_free);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error) ||
+      (argc > 1 && (g_set_error (&error, G_OPTION_ERROR,
+                  G_OPTION_ERROR_FAILED, "unexpected argument '%s'", argv[1]),
+              TRUE)) || !configure (&shim, &error)) {
+    status = usage_error (ctx, error->message);
+    goto out;
+  }
+  if (!load_traces (&shim, &error) || !shim_setup (&shim, &error)) {
+    g_printerr ("octopus-shim: %s\n", error->message);
+    goto out;
+  }
+  status = shim_run (&shim);
+  if (shim.stats_path && !shim_stats_write (&shim, &error)) {
+    g_printerr ("octopus-shim: %s\n", error->message);
+    status = 1;
+  }
+
+out:
+  shim_teardown (&shim);
+  g_clear_error (&error);
+  for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
+    octo_trace_free (shim.trace[d]);
+    g_free (shim.queue_spec[d]);
+  }
+  g_ptr_array_unref (shim.users);
+  g_option_context_free (ctx);
+  g_free (description);
+  return status;
+}

@@ -1,0 +1,246 @@
+/* The link model on a fake clock: Mahimahi timing, carry-over, looping,
+ * propagation delay and deficit round robin, against hand-computed times. */
+#include "link/octo-link.h"
+
+#include <string.h>
+
+#define MS OCTO_MSECOND
+
+typedef struct {
+  OctoTrace *trace;
+  OctoLink *link;
+  OctoQdisc *q[2];
+} Fixture;
+
+static OctoTrace *
+trace_from (const gchar *text)
+{
+  GError *error = NULL;
+  OctoTrace *trace = octo_trace_parse (text, strlen (text), "test", &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static void
+setup (Fixture *f, const gchar *trace_text, OctoTime delay, guint n_queues)
+{
+  OctoQdiscEnv env;
+
+  octo_qdisc_env_init (&env);
+  f->trace = trace_text ? trace_from (trace_text) : NULL;
+  f->link = octo_link_new (f->trace, delay, 0);
+  for (guint i = 0; i < n_queues; i++) {
+    f->q[i] = octo_qdisc_new ("droptail", &env, NULL);
+    g_assert_cmpuint (octo_link_add_queue (f->link, f->q[i]), ==, i);
+  }
+}
+
+static void
+teardown (Fixture *f)
+{
+  octo_link_free (f->link);
+  for (guint i = 0; i < G_N_ELEMENTS (f->q); i++)
+    octo_qdisc_free (f->q[i]);
+  octo_trace_free (f->trace);
+  memset (f, 0, sizeof *f);
+}
+
+/* Queues without letting the link run first (a burst arriving at once). */
+static void
+enqueue_burst (Fixture *f, guint queue, guint id, guint32 size, OctoTime now)
+{
+  OctoPacket p = { .data = GUINT_TO_POINTER (id), .size = size };
+  g_assert_true (octo_qdisc_enqueue (f->q[queue], &p, NULL, NULL, now));
+}
+
+static void
+enqueue (Fixture *f, guint queue, guint id, guint32 size, OctoTime now)
+{
+  octo_link_advance (f->link, now);
+  enqueue_burst (f, queue, id, size, now);
+}
+
+/* Runs the link to @until and checks the (id, delivery time) sequence. */
+static void
+expect_deliveries (Fixture *f, OctoTime until, const guint *ids,
+    const OctoTime *times, guint n)
+{
+  OctoLinkDelivery d;
+  guint got = 0;
+
+  octo_link_advance (f->link, until);
+  while (octo_link_pop_delivery (f->link, until, &d)) {
+    g_assert_cmpuint (got, <, n);
+    g_assert_cmpuint (GPOINTER_TO_UINT (d.packet.data), ==, ids[got]);
+    g_assert_cmpuint (d.delivery, ==, times[got]);
+    got++;
+  }
+  g_assert_cmpuint (got, ==, n);
+}
+
+static void
+test_link_opportunity_serves_1500_bytes (void)
+{
+  Fixture f = { 0 };
+  setup (&f, "10\n20\n", 5 * MS, 1);
+  enqueue (&f, 0, 1, 500, 0);
+  enqueue (&f, 0, 2, 1000, 0);
+  enqueue (&f, 0, 3, 600, 0);
+  /* The opportunity at 10 ms carries 1 and 2 exactly; 3 waits for 20 ms. */
+  expect_deliveries (&f, 15 * MS, (guint[]) { 1, 2 },
+      (OctoTime[]) { 15 * MS, 15 * MS }, 2);
+  expect_deliveries (&f, 24 * MS, NULL, NULL, 0);
+  expect_deliveries (&f, 25 * MS, (guint[]) { 3 }, (OctoTime[]) { 25 * MS },
+      1);
+  teardown (&f);
+}
+
+static void
+test_link_large_packet_carries_over (void)
+{
+  Fixture f = { 0 };
+  setup (&f, "1\n2\n3\n4\n", 0, 1);
+  enqueue (&f, 0, 1, 4000, 0);
+  enqueue (&f, 0, 2, 100, 0);
+  /* 1500 + 1500 + 1000 bytes: done at 3 ms; the 500 left at 3 ms serve
+   * packet 2 in the same opportunity. */
+  expect_deliveries (&f, 10 * MS, (guint[]) { 1, 2 },
+      (OctoTime[]) { 3 * MS, 3 * MS }, 2);
+  teardown (&f);
+}
+
+static void
+test_link_idle_opportunities_are_not_banked (void)
+{
+  Fixture f = { 0 };
+  setup (&f, "1\n", 0, 1);
+  /* The opportunity at 5 ms is used (empty) before the arrival at 5 ms. */
+  enqueue (&f, 0, 1, 3000, 5 * MS);
+  expect_deliveries (&f, 6 * MS, NULL, NULL, 0);
+  expect_deliveries (&f, 7 * MS, (guint[]) { 1 }, (OctoTime[]) { 7 * MS }, 1);
+  teardown (&f);
+}
+
+static void
+opportunity_counter (OctoTime time, guint32 bytes, gpointer user_data)
+{
+  guint64 *sum = user_data;
+  g_assert_cmpuint (time % MS, ==, 0);
+  *sum += bytes;
+}
+
+static void
+test_link_long_idle_keeps_the_phase (void)
+{
+  Fixture f = { 0 };
+  guint64 offered = 0;
+  setup (&f, "1\n3\n", 0, 1);
+  /* Opportunities at 1, 3 | 4, 6 | ...: 3k + 1 and 3k + 3 (period 3). */
+  enqueue (&f, 0, 1, 1500, 3000001 * MS + MS / 2);
+  expect_deliveries (&f, 3000002 * MS, NULL, NULL, 0);
+  expect_deliveries (&f, 3000003 * MS, (guint[]) { 1 },
+      (OctoTime[]) { 3000003 * MS }, 1);
+  /* Observed links still report every opportunity. */
+  octo_link_set_opportunity_func (f.link, opportunity_counter, &offered);
+  octo_link_advance (f.link, 3000303 * MS);
+  g_assert_cmpuint (offered, ==, 200 * 1500);
+  teardown (&f);
+}
+
+static void
+test_link_trace_loops (void)
+{
+  Fixture f = { 0 };
+  setup (&f, "3\n10\n", 0, 1);
+  for (guint i = 1; i <= 5; i++)
+    enqueue (&f, 0, i, 1500, 0);
+  expect_deliveries (&f, 30 * MS, (guint[]) { 1, 2, 3, 4, 5 },
+      (OctoTime[]) { 3 * MS, 10 * MS, 13 * MS, 20 * MS, 23 * MS }, 5);
+  teardown (&f);
+}
+
+static void
+test_link_next_wakeup (void)
+{
+  Fixture f = { 0 };
+  OctoTime t;
+  setup (&f, "4\n8\n", 2 * MS, 1);
+
+  g_assert_false (octo_link_next_wakeup (f.link, &t));
+  enqueue (&f, 0, 1, 1500, 1 * MS);
+  g_assert_true (octo_link_next_wakeup (f.link, &t));
+  g_assert_cmpuint (t, ==, 4 * MS);
+  octo_link_advance (f.link, 4 * MS);
+  g_assert_true (octo_link_next_wakeup (f.link, &t));
+  g_assert_cmpuint (t, ==, 6 * MS);
+  g_assert_cmpuint (octo_link_in_flight (f.link), ==, 1);
+  expect_deliveries (&f, 6 * MS, (guint[]) { 1 }, (OctoTime[]) { 6 * MS }, 1);
+  g_assert_false (octo_link_next_wakeup (f.link, &t));
+  teardown (&f);
+}
+
+static void
+test_link_reports_every_opportunity (void)
+{
+  Fixture f = { 0 };
+  guint64 offered = 0;
+  setup (&f, "0\n0\n5\n", 0, 1);
+  octo_link_set_opportunity_func (f.link, opportunity_counter, &offered);
+  /* Opportunities at 0, 0, 5 | 5, 5, 10 | 10, 10, 15 | 15, 15, 20: eleven
+   * up to 15 ms. */
+  octo_link_advance (f.link, 15 * MS);
+  g_assert_cmpuint (offered, ==, 11 * 1500);
+  teardown (&f);
+}
+
+static void
+test_link_drr_is_byte_fair (void)
+{
+  Fixture f = { 0 };
+  setup (&f, NULL, 0, 2);
+  for (guint i = 0; i < 4; i++)
+    enqueue_burst (&f, 0, 10 + i, 3000, 0);
+  for (guint i = 0; i < 6; i++)
+    enqueue_burst (&f, 1, 20 + i, 1500, 0);
+  /* Queue 0 needs two quanta per packet; queue 1 sends one per visit, so
+   * bytes alternate evenly: B A B B A B B A, then A's leftovers. */
+  expect_deliveries (&f, 0, (guint[]) { 20, 10, 21, 22, 11, 23, 24, 12, 25,
+          13 }, (OctoTime[]) { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, 10);
+  teardown (&f);
+}
+
+static void
+test_link_shares_opportunities_between_users (void)
+{
+  Fixture f = { 0 };
+  setup (&f, "1\n", 0, 2);
+  for (guint i = 0; i < 6; i++)
+    enqueue (&f, 0, 10 + i, 1500, 0);
+  enqueue (&f, 1, 20, 1500, 0);
+  /* User 1's single packet goes out second, not behind user 0's backlog. */
+  expect_deliveries (&f, 3 * MS, (guint[]) { 10, 20, 11 },
+      (OctoTime[]) { 1 * MS, 2 * MS, 3 * MS }, 3);
+  teardown (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/shim/link/opportunity-serves-1500-bytes",
+      test_link_opportunity_serves_1500_bytes);
+  g_test_add_func ("/shim/link/large-packet-carries-over",
+      test_link_large_packet_carries_over);
+  g_test_add_func ("/shim/link/idle-opportunities-are-not-banked",
+      test_link_idle_opportunities_are_not_banked);
+  g_test_add_func ("/shim/link/trace-loops", test_link_trace_loops);
+  g_test_add_func ("/shim/link/long-idle-keeps-the-phase",
+      test_link_long_idle_keeps_the_phase);
+  g_test_add_func ("/shim/link/next-wakeup", test_link_next_wakeup);
+  g_test_add_func ("/shim/link/reports-every-opportunity",
+      test_link_reports_every_opportunity);
+  g_test_add_func ("/shim/link/drr-is-byte-fair", test_link_drr_is_byte_fair);
+  g_test_add_func ("/shim/link/shares-opportunities-between-users",
+      test_link_shares_opportunities_between_users);
+  return g_test_run ();
+}

@@ -1,0 +1,204 @@
+/* BBR and Delay-BBR mode transitions and pacing rates on scripted ACKs. */
+#include "transport/octo-bbr.h"
+
+#define MSS 1500
+#define BW 12000000ull
+#define RTT (50 * OCTO_MSECOND)
+#define BDP (BW * RTT / 8 / OCTO_SECOND)        /* 75000 bytes */
+
+typedef struct {
+  OctoBbr *bbr;
+  OctoTime now;
+  guint64 delivered;
+  guint64 seq;
+} Script;
+
+static void
+script_init (Script *s, OctoCcAlgorithm algorithm)
+{
+  OctoBbrConfig c = { .algorithm = algorithm, .mss = MSS, .seed = 1 };
+  s->now = 0;
+  s->delivered = 0;
+  s->seq = 0;
+  s->bbr = octo_bbr_new (&c, 0);
+}
+
+/* One ACK, one round trip later, delivering @acked bytes at @rate with
+ * @inflight left outstanding. */
+static void
+ack (Script *s, guint64 rate, OctoTime rtt, guint64 inflight)
+{
+  OctoRateSample rs = { 0 };
+
+  octo_bbr_on_send (s->bbr, ++s->seq, inflight, FALSE, s->now);
+  s->now += rtt;
+  rs.delivery_rate = rate;
+  rs.rtt = rtt;
+  rs.newly_acked = 10 * MSS;
+  rs.prior_delivered = s->delivered;
+  rs.last_acked_seq = s->seq;
+  rs.interval = rtt;
+  rs.delivered = rs.newly_acked;
+  s->delivered += rs.newly_acked;
+  octo_bbr_on_ack (s->bbr, &rs, s->delivered, inflight, s->now);
+}
+
+static void
+assert_rate (guint64 actual, gdouble expected)
+{
+  g_assert_cmpfloat (actual, >=, expected * 0.999);
+  g_assert_cmpfloat (actual, <=, expected * 1.001);
+}
+
+/* Startup paces at 2/ln2 x the estimate, leaves after three rounds without
+ * 25 % growth, drains at ln2/2 until inflight <= BDP, then cycles. */
+static void
+test_startup_drain_probe_bw (void)
+{
+  Script s;
+  script_init (&s, OCTO_CC_BBR);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_STARTUP);
+  g_assert_cmpuint (octo_bbr_bandwidth (s.bbr), ==, OCTO_BW_UNKNOWN);
+
+  /* Doubling samples: still filling the pipe. */
+  ack (&s, BW / 4, RTT, 0);
+  ack (&s, BW / 2, RTT, 0);
+  ack (&s, BW, RTT, 0);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_STARTUP);
+  g_assert_cmpuint (octo_bbr_bandwidth (s.bbr), ==, BW);
+  assert_rate (octo_bbr_pacing_rate (s.bbr), OCTO_BBR_HIGH_GAIN * BW);
+
+  /* Plateau: the third round without growth ends startup. */
+  ack (&s, BW, RTT, 3 * BDP);
+  ack (&s, BW, RTT, 3 * BDP);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_STARTUP);
+  ack (&s, BW, RTT, 3 * BDP);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_DRAIN);
+  assert_rate (octo_bbr_pacing_rate (s.bbr), BW / OCTO_BBR_HIGH_GAIN);
+  g_assert_cmpuint (octo_bbr_min_rtt (s.bbr), ==, RTT);
+
+  /* Queue drained to the BDP: probe bandwidth. */
+  ack (&s, BW, RTT, BDP);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
+  /* cwnd converges to 2 BDP + 3 MSS. */
+  for (guint i = 0; i < 20; i++)
+    ack (&s, BW, RTT, BDP);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, 2 * BDP + 3 * MSS);
+
+  /* Over one cycle every gain appears, 1.25 then 0.75, pacing = gain x BW. */
+  gboolean saw_up = FALSE, saw_down_after_up = FALSE;
+  for (guint i = 0; i < 2 * OCTO_BBR_GAIN_CYCLE_LEN; i++) {
+    gdouble gain = octo_bbr_pacing_gain (s.bbr);
+    assert_rate (octo_bbr_pacing_rate (s.bbr), gain * BW);
+    if (gain > 1)
+      saw_up = TRUE;
+    else if (gain < 1 && saw_up)
+      saw_down_after_up = TRUE;
+    /* Probing filled the pipe to 1.25 BDP, so the phase can end. */
+    ack (&s, BW, RTT, gain > 1 ? 2 * BDP : BDP);
+  }
+  g_assert_true (saw_up);
+  g_assert_true (saw_down_after_up);
+  octo_bbr_free (s.bbr);
+}
+
+static void
+reach_probe_bw (Script *s)
+{
+  for (guint i = 0; i < 5; i++)
+    ack (s, BW, RTT, 2 * BDP);
+  ack (s, BW, RTT, BDP);
+  g_assert_cmpint (octo_bbr_mode (s->bbr), ==, OCTO_BBR_PROBE_BW);
+}
+
+/* No RTT sample at or below min_rtt for 10 s: PROBE_RTT with a 4-packet
+ * window for 200 ms and a round, then back to PROBE_BW. */
+static void
+test_probe_rtt_after_min_rtt_expires (void)
+{
+  Script s;
+  script_init (&s, OCTO_CC_BBR);
+  reach_probe_bw (&s);
+  OctoTime last_min = s.now;
+
+  while (s.now + RTT + 10 * OCTO_MSECOND <= last_min + OCTO_BBR_MIN_RTT_WINDOW) {
+    ack (&s, BW, RTT + 10 * OCTO_MSECOND, BDP);
+    g_assert_cmpint (octo_bbr_mode (s.bbr), !=, OCTO_BBR_PROBE_RTT);
+  }
+  ack (&s, BW, RTT + 10 * OCTO_MSECOND, BDP);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, 4 * MSS);
+
+  /* Inflight down to the minimal pipe: the 200 ms clock starts. */
+  ack (&s, BW, RTT, 4 * MSS);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
+  for (guint i = 0; i < 5 && octo_bbr_mode (s.bbr) == OCTO_BBR_PROBE_RTT; i++)
+    ack (&s, BW, RTT, 4 * MSS);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), >, 4 * MSS);
+  octo_bbr_free (s.bbr);
+}
+
+static void
+test_delay_bbr_uses_gentle_gain_cycle (void)
+{
+  Script s;
+  script_init (&s, OCTO_CC_DELAY_BBR);
+  reach_probe_bw (&s);
+
+  gboolean saw_up = FALSE, saw_down = FALSE;
+  for (guint i = 0; i < 2 * OCTO_BBR_GAIN_CYCLE_LEN; i++) {
+    gdouble gain = octo_bbr_pacing_gain (s.bbr);
+    g_assert_true (gain == 1 || gain == OCTO_DBBR_UP_GAIN ||
+        gain == OCTO_DBBR_DOWN_GAIN);
+    assert_rate (octo_bbr_pacing_rate (s.bbr), gain * BW);
+    saw_up |= gain == OCTO_DBBR_UP_GAIN;
+    saw_down |= gain == OCTO_DBBR_DOWN_GAIN;
+    ack (&s, BW, RTT, gain > 1 ? 2 * BDP : BDP);
+  }
+  g_assert_true (saw_up && saw_down);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
+  octo_bbr_free (s.bbr);
+}
+
+/* Smoothed RTT above 1.2 x baseline: pace at 0.75 until inflight < BDP,
+ * keeping the window (no 4-packet probe). */
+static void
+test_delay_bbr_backs_off_when_rtt_grows (void)
+{
+  Script s;
+  script_init (&s, OCTO_CC_DELAY_BBR);
+  reach_probe_bw (&s);
+  guint64 cwnd = octo_bbr_cwnd (s.bbr);
+
+  /* 1.1 x: tolerated. */
+  ack (&s, BW, RTT * 11 / 10, BDP);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
+  /* 1.4 x: congested. */
+  ack (&s, BW, RTT * 14 / 10, 2 * BDP);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
+  g_assert_cmpfloat (octo_bbr_pacing_gain (s.bbr), ==, OCTO_DBBR_BACKOFF_GAIN);
+  assert_rate (octo_bbr_pacing_rate (s.bbr), OCTO_DBBR_BACKOFF_GAIN * BW);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), >=, MIN (cwnd, 2 * BDP));
+
+  ack (&s, BW, RTT * 14 / 10, 2 * BDP);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
+  ack (&s, BW, RTT, BDP - 1);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
+  octo_bbr_free (s.bbr);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/bbr/startup-drain-probe-bw",
+      test_startup_drain_probe_bw);
+  g_test_add_func ("/transport/bbr/probe-rtt-after-min-rtt-expires",
+      test_probe_rtt_after_min_rtt_expires);
+  g_test_add_func ("/transport/delay-bbr/uses-gentle-gain-cycle",
+      test_delay_bbr_uses_gentle_gain_cycle);
+  g_test_add_func ("/transport/delay-bbr/backs-off-when-rtt-grows",
+      test_delay_bbr_backs_off_when_rtt_grows);
+  return g_test_run ();
+}

@@ -1,0 +1,215 @@
+/* Data/ACK packet layout and the receiver's ACK ranges. */
+#include "transport/octo-acker.h"
+#include "transport/octo-packet.h"
+
+#include <string.h>
+
+static OctoHeader
+params (guint16 stream, guint32 msg_id)
+{
+  OctoHeader h = { 0 };
+  h.stream_id = stream;
+  h.msg_id = msg_id;
+  h.priority = 3;
+  h.drop = 1;
+  h.priority_threshold = 2;
+  h.slack_ms = 100;
+  h.bitrate_threshold = 2000000;
+  return h;
+}
+
+static void
+test_fragments_cover_message_exactly (void)
+{
+  const gsize sizes[] = { 0, 1, 1347, 1348, 1349, 1368, 1369, 5000, 100000 };
+  const guint32 mtu = 1400;
+  OctoHeader h = params (7, 42);
+  OctoMsgInfo info;
+
+  octo_msg_info_init (&info);
+  info.capture_time = 123456789;
+  info.frame_id = 99;
+  info.temporal_layer = 2;
+  info.flags = OCTO_MSG_FLAG_KEYFRAME;
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
+    gsize len = sizes[k];
+    guint8 *msg = g_malloc (len + 1), *copy = g_malloc0 (len + 1);
+    guint8 pkt[1400];
+    guint32 count = octo_fragment_count (len, mtu);
+    gsize covered = 0;
+
+    for (gsize i = 0; i < len; i++)
+      msg[i] = g_random_int ();
+    g_assert_cmpuint (count, >, 0);
+    for (guint32 i = 0; i < count; i++) {
+      OctoDataPacket d;
+      gsize n = octo_fragment_write (&h, &info, msg, len, mtu, i, count, pkt);
+      g_assert_cmpuint (n, <=, mtu);
+      octo_data_stamp (pkt, 1000 + i, 55);
+      g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==, OCTO_DATA_OK);
+      g_assert_cmpuint (d.seq, ==, 1000 + i);
+      g_assert_cmpuint (d.send_time_us, ==, 55);
+      g_assert_cmpuint (d.frag_index, ==, i);
+      g_assert_cmpuint (d.frag_count, ==, count);
+      g_assert_cmpuint (d.msg_len, ==, len);
+      g_assert_cmpuint (d.header.msg_id, ==, 42);
+      g_assert_cmpuint (d.header.stream_id, ==, 7);
+      g_assert_true (d.header.first == (i == 0));
+      g_assert_true (d.header.last == (i == count - 1));
+      if (i == 0) {
+        g_assert_cmpuint (d.info.capture_time, ==, 123456789);
+        g_assert_cmpuint (d.info.frame_id, ==, 99);
+        g_assert_cmpuint (d.info.temporal_layer, ==, 2);
+        g_assert_cmpuint (d.info.spatial_layer, ==, OCTO_LAYER_NONE);
+        g_assert_cmpuint (d.info.flags, ==, OCTO_MSG_FLAG_KEYFRAME);
+      }
+      g_assert_cmpuint (d.offset, ==, covered);
+      memcpy (copy + d.offset, d.payload, d.payload_len);
+      covered += d.payload_len;
+    }
+    g_assert_cmpuint (covered, ==, len);
+    g_assert_cmpmem (msg, len, copy, len);
+    g_free (msg);
+    g_free (copy);
+  }
+}
+
+static void
+test_fragment_count_limits (void)
+{
+  g_assert_cmpuint (octo_fragment_count (10, OCTO_MTU_MIN - 1), ==, 0);
+  g_assert_cmpuint (octo_fragment_count (10, OCTO_MTU_MAX + 1), ==, 0);
+  g_assert_cmpuint (octo_fragment_count (0, 1400), ==, 1);
+  /* 65535 fragments of 1368 bytes is the ceiling at MTU 1400. */
+  g_assert_cmpuint (octo_fragment_count (1348 + 65534 * 1368, 1400), ==, 65535);
+  g_assert_cmpuint (octo_fragment_count (1348 + 65534 * 1368 + 1, 1400), ==, 0);
+}
+
+static void
+test_parse_rejects_inconsistent_fragments (void)
+{
+  OctoHeader h = params (1, 1);
+  OctoMsgInfo info;
+  guint8 msg[3000] = { 0 }, pkt[1400];
+  OctoDataPacket d;
+
+  octo_msg_info_init (&info);
+  gsize n = octo_fragment_write (&h, &info, msg, sizeof msg, 1400, 1, 3, pkt);
+  g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==, OCTO_DATA_OK);
+  /* Claimed length shorter than offset + payload. */
+  pkt[OCTO_WIRE_HEADER_LEN + 8] = 0;
+  pkt[OCTO_WIRE_HEADER_LEN + 9] = 0;
+  pkt[OCTO_WIRE_HEADER_LEN + 10] = 0;
+  pkt[OCTO_WIRE_HEADER_LEN + 11] = 10;
+  g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==,
+      OCTO_DATA_BAD_FRAGMENT);
+  g_assert_cmpint (octo_data_parse (pkt, 20, &d, NULL), ==,
+      OCTO_DATA_TRUNCATED);
+  pkt[0] = 0x80;
+  g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==,
+      OCTO_DATA_BAD_HEADER);
+}
+
+static void
+test_ack_round_trip_and_validation (void)
+{
+  OctoAck ack = { .ack_delay_us = 250, .n_ranges = 3 }, back;
+  guint8 buf[OCTO_ACK_MAX_LEN];
+
+  ack.ranges[0] = (OctoAckRange) { 100, 120 };
+  ack.ranges[1] = (OctoAckRange) { 90, 95 };
+  ack.ranges[2] = (OctoAckRange) { 0xfffffff0u, 10 };     /* wraps */
+  gsize n = octo_ack_write (&ack, buf, sizeof buf);
+  g_assert_cmpuint (n, ==, 8 + 3 * 8);
+  g_assert_true (octo_packet_is_control (buf, n));
+  g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_OK);
+  g_assert_cmpuint (back.ack_delay_us, ==, 250);
+  g_assert_cmpmem (back.ranges, 3 * sizeof (OctoAckRange), ack.ranges,
+      3 * sizeof (OctoAckRange));
+
+  g_assert_cmpint (octo_ack_parse (buf, n - 1, &back), ==, OCTO_ACK_TRUNCATED);
+  buf[1] = 9;
+  g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_BAD_VERSION);
+  buf[1] = OCTO_ACK_VERSION;
+  /* Adjacent ranges must have been merged: [96,99] touching [100,120]. */
+  ack.ranges[1] = (OctoAckRange) { 90, 99 };
+  g_assert_cmpuint (octo_ack_write (&ack, buf, sizeof buf), ==, 0);
+  ack.n_ranges = 0;
+  g_assert_cmpuint (octo_ack_write (&ack, buf, sizeof buf), ==, 0);
+  guint8 data_byte = OCTO_WIRE_MARKER;
+  g_assert_cmpint (octo_ack_parse (&data_byte, 1, &back), ==,
+      OCTO_ACK_NOT_ACK);
+}
+
+static void
+test_acker_merges_ranges_and_flags_duplicates (void)
+{
+  OctoAcker a;
+  OctoAck ack;
+  const guint32 order[] = { 5, 6, 8, 10, 9, 7, 2 };
+
+  octo_acker_init (&a, 100, OCTO_MSECOND);
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    g_assert_true (octo_acker_on_packet (&a, order[i], i * OCTO_USECOND));
+  g_assert_false (octo_acker_on_packet (&a, 8, 0));
+  g_assert_cmpuint (a.duplicates, ==, 1);
+  g_assert_true (octo_acker_build (&a, 20 * OCTO_USECOND, &ack));
+  g_assert_cmpuint (ack.n_ranges, ==, 2);
+  g_assert_cmpuint (ack.ranges[0].first, ==, 5);
+  g_assert_cmpuint (ack.ranges[0].last, ==, 10);
+  g_assert_cmpuint (ack.ranges[1].first, ==, 2);
+  g_assert_cmpuint (ack.ranges[1].last, ==, 2);
+  /* Largest (10) arrived at 3 us. */
+  g_assert_cmpuint (ack.ack_delay_us, ==, 17);
+}
+
+static void
+test_acker_keeps_newest_ranges_only (void)
+{
+  OctoAcker a;
+  OctoAck ack;
+
+  octo_acker_init (&a, 1, OCTO_MSECOND);
+  for (guint32 s = 0; s < 2 * OCTO_ACK_MAX_RANGES; s++)
+    octo_acker_on_packet (&a, s * 2, 0);
+  g_assert_true (octo_acker_build (&a, 0, &ack));
+  g_assert_cmpuint (ack.n_ranges, ==, OCTO_ACK_MAX_RANGES);
+  g_assert_cmpuint (ack.ranges[0].last, ==, 2 * (2 * OCTO_ACK_MAX_RANGES - 1));
+  guint8 buf[OCTO_ACK_MAX_LEN];
+  g_assert_cmpuint (octo_ack_write (&ack, buf, sizeof buf), ==,
+      OCTO_ACK_MAX_LEN);
+}
+
+static void
+test_acker_schedule (void)
+{
+  OctoAcker a;
+
+  octo_acker_init (&a, 2, OCTO_MSECOND);
+  g_assert_cmpuint (octo_acker_deadline (&a), ==, OCTO_TIME_NONE);
+  octo_acker_on_packet (&a, 1, 10 * OCTO_MSECOND);
+  g_assert_cmpuint (octo_acker_deadline (&a), ==, 11 * OCTO_MSECOND);
+  octo_acker_on_packet (&a, 2, 10 * OCTO_MSECOND + 5);
+  g_assert_cmpuint (octo_acker_deadline (&a), ==, 10 * OCTO_MSECOND);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/packet/fragments-cover-message-exactly",
+      test_fragments_cover_message_exactly);
+  g_test_add_func ("/transport/packet/fragment-count-limits",
+      test_fragment_count_limits);
+  g_test_add_func ("/transport/packet/parse-rejects-inconsistent-fragments",
+      test_parse_rejects_inconsistent_fragments);
+  g_test_add_func ("/transport/packet/ack-round-trip-and-validation",
+      test_ack_round_trip_and_validation);
+  g_test_add_func ("/transport/acker/merges-ranges-and-flags-duplicates",
+      test_acker_merges_ranges_and_flags_duplicates);
+  g_test_add_func ("/transport/acker/keeps-newest-ranges-only",
+      test_acker_keeps_newest_ranges_only);
+  g_test_add_func ("/transport/acker/schedule", test_acker_schedule);
+  return g_test_run ();
+}

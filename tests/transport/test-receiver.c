@@ -1,0 +1,323 @@
+/* Reassembly: ordering, loss, reordering, duplication, memory caps. */
+#include "transport/octo-receiver.h"
+
+#include <string.h>
+
+#define MTU 400
+
+typedef struct {
+  GPtrArray *packets;           /* GBytes */
+  guint32 seq;
+} Wire;
+
+typedef struct {
+  GArray *ids;                  /* delivered msg_ids */
+  GPtrArray *payloads;
+} Sink;
+
+static void
+collect (OctoMessage *msg, gpointer user_data)
+{
+  Sink *sink = user_data;
+  g_array_append_val (sink->ids, msg->header.msg_id);
+  g_ptr_array_add (sink->payloads, g_bytes_new_take (msg->data, msg->len));
+}
+
+static void
+sink_init (Sink *s)
+{
+  s->ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->payloads = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+}
+
+static void
+sink_clear (Sink *s)
+{
+  g_array_unref (s->ids);
+  g_ptr_array_unref (s->payloads);
+}
+
+/* Message @id's content: deterministic so the test can check bytes. */
+static guint8 *
+make_message (guint32 id, gsize len)
+{
+  guint8 *m = g_malloc (len + 1);
+  for (gsize i = 0; i < len; i++)
+    m[i] = (guint8) (id * 31 + i * 7);
+  return m;
+}
+
+static void
+packetize (Wire *w, guint16 stream, guint32 id, gsize len)
+{
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  guint8 *msg = make_message (id, len);
+  guint32 count = octo_fragment_count (len, MTU);
+
+  octo_msg_info_init (&info);
+  info.frame_id = id;
+  h.stream_id = stream;
+  h.msg_id = id;
+  for (guint32 i = 0; i < count; i++) {
+    guint8 pkt[MTU];
+    gsize n = octo_fragment_write (&h, &info, msg, len, MTU, i, count, pkt);
+    octo_data_stamp (pkt, w->seq++, 0);
+    g_ptr_array_add (w->packets, g_bytes_new (pkt, n));
+  }
+  g_free (msg);
+}
+
+static void
+feed (OctoReceiver *r, GBytes *b, OctoTime now)
+{
+  gsize n;
+  const guint8 *d = g_bytes_get_data (b, &n);
+  octo_receiver_on_packet (r, d, n, now);
+}
+
+static OctoReceiver *
+new_receiver (Sink *sink)
+{
+  OctoReceiverConfig c;
+  octo_receiver_config_init (&c);
+  sink_init (sink);
+  return octo_receiver_new (&c, collect, sink);
+}
+
+static void
+test_in_order_messages_delivered_byte_exact (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_receiver (&sink);
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  const gsize sizes[] = { 0, 1, 300, 344, 345, 5000, 100000 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    packetize (&w, 0, i, sizes[i]);
+  for (guint i = 0; i < w.packets->len; i++)
+    feed (r, w.packets->pdata[i], 0);
+
+  g_assert_cmpuint (sink.ids->len, ==, G_N_ELEMENTS (sizes));
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    gsize n;
+    const guint8 *d = g_bytes_get_data (sink.payloads->pdata[i], &n);
+    guint8 *expect = make_message (i, sizes[i]);
+    g_assert_cmpuint (g_array_index (sink.ids, guint32, i), ==, i);
+    g_assert_cmpmem (d, n, expect, sizes[i]);
+    g_free (expect);
+  }
+  g_assert_cmpuint (octo_receiver_get_stats (r)->partial_messages, ==, 0);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
+/* Loss, reordering and duplication: every message whose packets all arrive
+ * is delivered unless a newer one completed first, in increasing order, and
+ * nothing is delivered twice or corrupted. */
+static void
+test_reassembly_under_loss_reordering_and_duplication (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 20; round++) {
+    Sink sink;
+    OctoReceiver *r = new_receiver (&sink);
+    Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+    GPtrArray *arrivals = g_ptr_array_new ();
+    gsize sizes[60];
+
+    for (guint id = 0; id < 60; id++) {
+      sizes[id] = g_rand_int_range (rand, 1, 4000);
+      packetize (&w, 0, id, sizes[id]);
+    }
+    for (guint i = 0; i < w.packets->len; i++) {
+      if (g_rand_int_range (rand, 0, 100) < 5)
+        continue;               /* lost */
+      g_ptr_array_add (arrivals, w.packets->pdata[i]);
+      if (g_rand_int_range (rand, 0, 100) < 5)
+        g_ptr_array_add (arrivals, w.packets->pdata[i]);  /* duplicated */
+    }
+    /* Local reordering: swap neighbours within a distance of 8. */
+    for (guint i = 0; i + 8 < arrivals->len; i++) {
+      guint j = i + g_rand_int_range (rand, 0, 8);
+      gpointer t = arrivals->pdata[i];
+      arrivals->pdata[i] = arrivals->pdata[j];
+      arrivals->pdata[j] = t;
+    }
+    for (guint i = 0; i < arrivals->len; i++)
+      feed (r, arrivals->pdata[i], i * OCTO_USECOND);
+
+    for (guint i = 0; i < sink.ids->len; i++) {
+      guint32 id = g_array_index (sink.ids, guint32, i);
+      gsize n;
+      const guint8 *d = g_bytes_get_data (sink.payloads->pdata[i], &n);
+      guint8 *expect = make_message (id, sizes[id]);
+      if (i > 0)
+        g_assert_cmpuint (id, >, g_array_index (sink.ids, guint32, i - 1));
+      g_assert_cmpmem (d, n, expect, sizes[id]);
+      g_free (expect);
+    }
+    const OctoReceiverStats *st = octo_receiver_get_stats (r);
+    g_assert_cmpuint (sink.ids->len, >, 20);
+    g_assert_cmpuint (st->packets_duplicate, >, 0);
+    g_assert_cmpuint (st->messages_delivered, ==, sink.ids->len);
+    g_ptr_array_unref (arrivals);
+    g_ptr_array_unref (w.packets);
+    octo_receiver_free (r);
+    sink_clear (&sink);
+  }
+  g_rand_free (rand);
+}
+
+static void
+test_late_message_is_discarded_and_counted (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_receiver (&sink);
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+
+  packetize (&w, 0, 1, 1000);   /* packets 0..2 */
+  packetize (&w, 0, 2, 100);    /* packet 3 */
+  /* Message 2 completes first; message 1 then arrives late. */
+  feed (r, w.packets->pdata[3], 0);
+  for (guint i = 0; i < 3; i++)
+    feed (r, w.packets->pdata[i], 0);
+
+  g_assert_cmpuint (sink.ids->len, ==, 1);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 0), ==, 2);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_late, ==, 1);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->packets_late, ==, 3);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
+static void
+test_partial_overtaken_by_newer_message_is_given_up (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_receiver (&sink);
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+
+  packetize (&w, 0, 1, 1000);   /* packets 0..2 */
+  packetize (&w, 0, 2, 100);    /* packet 3 */
+  packetize (&w, 5, 1, 1000);   /* other stream: packets 4..6 */
+  feed (r, w.packets->pdata[0], 0);
+  feed (r, w.packets->pdata[4], 0);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->partial_messages, ==, 2);
+  feed (r, w.packets->pdata[3], 0);
+  /* Stream 0's message 1 can never be delivered now; stream 5's can. */
+  g_assert_cmpuint (octo_receiver_get_stats (r)->partial_messages, ==, 1);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_late, ==, 1);
+  feed (r, w.packets->pdata[5], 0);
+  feed (r, w.packets->pdata[6], 0);
+  g_assert_cmpuint (sink.ids->len, ==, 2);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
+static void
+test_incomplete_message_times_out (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_receiver (&sink);
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+
+  packetize (&w, 0, 1, 1000);
+  feed (r, w.packets->pdata[0], 0);
+  g_assert_cmpuint (octo_receiver_next_deadline (r), <=,
+      OCTO_RECEIVER_DEFAULT_TIMEOUT);
+  octo_receiver_on_timer (r, OCTO_RECEIVER_DEFAULT_TIMEOUT - 1);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->partial_messages, ==, 1);
+  octo_receiver_on_timer (r, OCTO_RECEIVER_DEFAULT_TIMEOUT);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->partial_messages, ==, 0);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_timed_out, ==, 1);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
+/* A flood of first fragments of random, never-completed messages claiming
+ * random lengths: the receiver stays within both caps throughout and a
+ * legitimate message still gets through afterwards. */
+static void
+test_memory_cap_holds_under_partial_flood (void)
+{
+  OctoReceiverConfig c;
+  Sink sink;
+  GRand *rand = g_rand_new_with_seed (3);
+  guint8 pkt[MTU];
+
+  octo_receiver_config_init (&c);
+  c.max_partial_messages = 64;
+  c.max_partial_bytes = 4 * 1024 * 1024;
+  sink_init (&sink);
+  OctoReceiver *r = octo_receiver_new (&c, collect, &sink);
+
+  for (guint i = 0; i < 20000; i++) {
+    OctoHeader h = { 0 };
+    OctoMsgInfo info;
+    guint8 body[3 * 368] = { 0 };
+    guint32 len = g_rand_int_range (rand, 2 * MTU, 8 * 1024 * 1024);
+    guint32 count = octo_fragment_count (len, MTU);
+
+    octo_msg_info_init (&info);
+    h.stream_id = g_rand_int_range (rand, 0, 4);
+    h.msg_id = g_rand_int (rand);
+    /* Any fragment but the last, so none completes: take fragment 0 or 1
+     * of a 3-fragment message and patch in the claimed length and place. */
+    guint32 idx = g_rand_int_range (rand, 0, count - 1);
+    gsize n = octo_fragment_write (&h, &info, body, 3 * 368, MTU,
+        MIN (idx, 1), 3, pkt);
+    guint8 *f = pkt + OCTO_WIRE_HEADER_LEN;
+    guint32 offset = idx == 0 ? 0 : 348 + (idx - 1) * 368;
+    f[8] = len >> 24; f[9] = len >> 16; f[10] = len >> 8; f[11] = len;
+    f[12] = offset >> 24; f[13] = offset >> 16; f[14] = offset >> 8;
+    f[15] = offset;
+    f[16] = idx >> 8; f[17] = idx; f[18] = count >> 8; f[19] = count;
+    octo_data_stamp (pkt, i, 0);
+    octo_receiver_on_packet (r, pkt, n, i * OCTO_USECOND);
+    const OctoReceiverStats *st = octo_receiver_get_stats (r);
+    g_assert_cmpuint (st->partial_messages, <=, c.max_partial_messages);
+    g_assert_cmpuint (st->partial_bytes, <=, c.max_partial_bytes);
+  }
+  const OctoReceiverStats *st = octo_receiver_get_stats (r);
+  g_assert_cmpuint (st->messages_evicted + st->messages_too_large, >, 10000);
+  g_assert_cmpuint (sink.ids->len, ==, 0);
+
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
+    30000
+  };
+  packetize (&w, 9, 1, 3000);
+  for (guint i = 0; i < w.packets->len; i++)
+    feed (r, w.packets->pdata[i], OCTO_SECOND / 10);
+  g_assert_cmpuint (sink.ids->len, ==, 1);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/receiver/in-order-messages-delivered-byte-exact",
+      test_in_order_messages_delivered_byte_exact);
+  g_test_add_func
+      ("/transport/receiver/reassembly-under-loss-reordering-and-duplication",
+      test_reassembly_under_loss_reordering_and_duplication);
+  g_test_add_func ("/transport/receiver/late-message-is-discarded-and-counted",
+      test_late_message_is_discarded_and_counted);
+  g_test_add_func
+      ("/transport/receiver/partial-overtaken-by-newer-message-is-given-up",
+      test_partial_overtaken_by_newer_message_is_given_up);
+  g_test_add_func ("/transport/receiver/incomplete-message-times-out",
+      test_incomplete_message_times_out);
+  g_test_add_func ("/transport/receiver/memory-cap-holds-under-partial-flood",
+      test_memory_cap_holds_under_partial_flood);
+  return g_test_run ();
+}

@@ -1,0 +1,234 @@
+/* The sender end to end on a simulated link (virtual clock). */
+#include "transport-sim.h"
+
+typedef struct {
+  guint64 bytes;
+  guint32 size;
+  OctoTime interval;
+} Backlog;
+
+/* Keeps the send buffer non-empty: a fixed-size message every @interval. */
+static OctoTime
+backlog_app (TransportSim *sim, OctoTime now, gpointer user_data)
+{
+  Backlog *b = user_data;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  octo_msg_info_init (&info);
+  transport_sim_submit (sim, &h, &info, b->size);
+  b->bytes += b->size;
+  return now + b->interval;
+}
+
+static void
+ignore_message (OctoMessage *msg, gpointer user_data)
+{
+  (void) user_data;
+  g_free (msg->data);
+}
+
+static void
+check_estimate_on_constant_link (guint packets_per_ms, OctoSenderCc cc)
+{
+  TransportSimConfig c;
+  /* 2x the link rate in 10 kB messages: always backlogged. */
+  Backlog b = { 0, 10000, 10000 * 8 * OCTO_SECOND / 24000000 / packets_per_ms };
+  guint64 link_bps = packets_per_ms * 12000000ull;
+
+  transport_sim_config_init (&c);
+  c.sender.cc = cc;
+  c.link_packets_per_ms = packets_per_ms;
+  c.one_way_delay = 20 * OCTO_MSECOND;
+  TransportSim *sim = transport_sim_new (&c, ignore_message, NULL);
+  transport_sim_set_app (sim, backlog_app, &b, 0);
+
+  guint64 sum = 0, n = 0;
+  for (OctoTime t = 2 * OCTO_SECOND; t <= 20 * OCTO_SECOND;
+      t += 100 * OCTO_MSECOND) {
+    transport_sim_run_until (sim, t);
+    sum += octo_sender_bandwidth (transport_sim_sender (sim));
+    n++;
+  }
+  gdouble mean = (gdouble) sum / n;
+  OctoSenderStats st;
+  octo_sender_get_stats (transport_sim_sender (sim), &st);
+  g_test_message ("%s on %" G_GUINT64_FORMAT " bit/s: mean estimate %.0f "
+      "(%.2f %%), min_rtt %" G_GUINT64_FORMAT " us, buffer drops %"
+      G_GUINT64_FORMAT, cc == OCTO_SENDER_BBR ? "bbr" : "delay-bbr",
+      link_bps, mean, 100.0 * (mean - link_bps) / link_bps,
+      st.min_rtt / OCTO_USECOND,
+      st.buffer->packets_dropped[OCTO_DROP_OVERFLOW]);
+  g_assert_cmpfloat (mean, >=, link_bps * 0.95);
+  g_assert_cmpfloat (mean, <=, link_bps * 1.05);
+  g_assert_cmpuint (st.min_rtt, >=, 40 * OCTO_MSECOND);
+  g_assert_cmpuint (st.min_rtt, <=, 43 * OCTO_MSECOND);
+  transport_sim_free (sim);
+}
+
+static void
+test_bbr_estimate_on_constant_12mbps (void)
+{
+  check_estimate_on_constant_link (1, OCTO_SENDER_BBR);
+}
+
+static void
+test_bbr_estimate_on_constant_24mbps (void)
+{
+  check_estimate_on_constant_link (2, OCTO_SENDER_BBR);
+}
+
+static void
+test_delay_bbr_estimate_on_constant_12mbps (void)
+{
+  check_estimate_on_constant_link (1, OCTO_SENDER_DELAY_BBR);
+}
+
+typedef struct {
+  OctoTime first, last;
+  guint64 bytes;                /* link bytes after the first packet */
+} Meter;
+
+static void
+meter_sent (gsize len, OctoTime now, gpointer user_data)
+{
+  Meter *m = user_data;
+  if (m->first == OCTO_TIME_NONE)
+    m->first = now;
+  else
+    m->bytes += len + OCTO_LINK_OVERHEAD;
+  m->last = now;
+}
+
+/* A fixed-rate sender on an unconstrained link transmits at its rate. */
+static void
+test_pacing_rate_is_accurate (void)
+{
+  TransportSimConfig c;
+  Backlog b = { 0, 20000, 10 * OCTO_MSECOND };      /* 16 Mbps offered */
+  Meter m = { OCTO_TIME_NONE, 0, 0 };
+
+  transport_sim_config_init (&c);
+  c.sender.cc = OCTO_SENDER_FIXED;
+  c.sender.max_rate = 8000000;
+  c.link_packets_per_ms = 0;
+  TransportSim *sim = transport_sim_new (&c, ignore_message, NULL);
+  transport_sim_set_app (sim, backlog_app, &b, 0);
+  transport_sim_set_sent_func (sim, meter_sent, &m);
+  transport_sim_run_until (sim, 10 * OCTO_SECOND);
+
+  gdouble rate = m.bytes * 8.0 * OCTO_SECOND / (m.last - m.first);
+  g_test_message ("paced %.0f bit/s for 8000000 (%.3f %%)", rate,
+      100.0 * (rate - 8e6) / 8e6);
+  g_assert_cmpfloat (rate, >=, 8e6 * 0.98);
+  g_assert_cmpfloat (rate, <=, 8e6 * 1.02);
+  transport_sim_free (sim);
+}
+
+/* Case 1's tags on a 30 fps stream at twice the sending rate. */
+typedef struct {
+  guint frame;
+  guint32 size;
+  guint delivered_by_priority[OCTO_N_PRIORITIES];
+  guint sent_by_priority[OCTO_N_PRIORITIES];
+  OctoTime max_latency;
+} LiveSource;
+
+static guint8
+frame_layer (guint f)
+{
+  return f % 2 ? 2 : (f % 4 ? 1 : 0);
+}
+
+static OctoTime
+live_app (TransportSim *sim, OctoTime now, gpointer user_data)
+{
+  LiveSource *src = user_data;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  guint f = src->frame++;
+  guint8 layer = frame_layer (f);
+  static const guint8 prio[] = { 1, 2, 3 }, thr[] = { 2, 2, 3 };
+
+  octo_msg_info_init (&info);
+  info.frame_id = f;
+  info.capture_time = now;
+  h.drop = 1;
+  if (f % 8 == 0) {
+    h.priority = h.priority_threshold = 0;
+    info.flags = OCTO_MSG_FLAG_KEYFRAME;
+  } else {
+    h.priority = prio[layer];
+    h.priority_threshold = thr[layer];
+  }
+  src->sent_by_priority[h.priority]++;
+  transport_sim_submit (sim, &h, &info, src->size);
+  return now + OCTO_SECOND / 30;
+}
+
+static void
+live_message (OctoMessage *msg, gpointer user_data)
+{
+  LiveSource *src = user_data;
+  src->delivered_by_priority[msg->header.priority]++;
+  src->max_latency = MAX (src->max_latency,
+      msg->complete_time - msg->info.capture_time);
+  g_free (msg->data);
+}
+
+static void
+test_live_source_at_twice_the_rate_drops_by_the_rules (void)
+{
+  TransportSimConfig c;
+  /* 30 fps x 33333 B = 8 Mbps of payload into a 4 Mbps sender. */
+  LiveSource src = { .size = 33333 };
+
+  transport_sim_config_init (&c);
+  c.sender.cc = OCTO_SENDER_FIXED;
+  c.sender.max_rate = 4000000;
+  c.link_packets_per_ms = 0;
+  c.one_way_delay = 10 * OCTO_MSECOND;
+  TransportSim *sim = transport_sim_new (&c, live_message, &src);
+  transport_sim_set_app (sim, live_app, &src, 0);
+  transport_sim_run_until (sim, 20 * OCTO_SECOND);
+
+  OctoSenderStats st;
+  octo_sender_get_stats (transport_sim_sender (sim), &st);
+  const guint64 (*md)[OCTO_N_PRIORITIES] = st.buffer->messages_dropped;
+  g_test_message ("dropped by dropper: p0 %" G_GUINT64_FORMAT " p1 %"
+      G_GUINT64_FORMAT " p2 %" G_GUINT64_FORMAT " p3 %" G_GUINT64_FORMAT
+      "; overflow %" G_GUINT64_FORMAT "; max latency %" G_GUINT64_FORMAT
+      " ms", md[OCTO_DROP_DROPPER][0], md[OCTO_DROP_DROPPER][1],
+      md[OCTO_DROP_DROPPER][2], md[OCTO_DROP_DROPPER][3],
+      st.buffer->packets_dropped[OCTO_DROP_OVERFLOW],
+      src.max_latency / OCTO_MSECOND);
+  /* The rules, not the buffer size, shed the excess: TL2 frames go, key
+   * frames never, and nothing overflows. */
+  g_assert_cmpuint (md[OCTO_DROP_DROPPER][3], >, 0);
+  g_assert_cmpuint (md[OCTO_DROP_DROPPER][0], ==, 0);
+  g_assert_cmpuint (st.buffer->packets_dropped[OCTO_DROP_OVERFLOW], ==, 0);
+  g_assert_cmpuint (src.delivered_by_priority[0], >=,
+      src.sent_by_priority[0] - 1);
+  g_assert_cmpuint (src.delivered_by_priority[1], >=,
+      src.sent_by_priority[1] * 9 / 10);
+  /* Queueing stays within about two frames at the sending rate. */
+  g_assert_cmpuint (src.max_latency, <, 300 * OCTO_MSECOND);
+  transport_sim_free (sim);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/sender/bbr-estimate-on-constant-12mbps",
+      test_bbr_estimate_on_constant_12mbps);
+  g_test_add_func ("/transport/sender/bbr-estimate-on-constant-24mbps",
+      test_bbr_estimate_on_constant_24mbps);
+  g_test_add_func ("/transport/sender/delay-bbr-estimate-on-constant-12mbps",
+      test_delay_bbr_estimate_on_constant_12mbps);
+  g_test_add_func ("/transport/sender/pacing-rate-is-accurate",
+      test_pacing_rate_is_accurate);
+  g_test_add_func
+      ("/transport/sender/live-source-at-twice-the-rate-drops-by-the-rules",
+      test_live_source_at_twice_the_rate_drops_by_the_rules);
+  return g_test_run ();
+}

@@ -1,0 +1,245 @@
+/* octopussink -> octopussrc over loopback UDP. */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+
+#include "gst/octopus/gstoctopusmeta.h"
+
+static GstHarness *
+start_receiver (gint *port)
+{
+  GstHarness *h = gst_harness_new_parse ("octopussrc port=0 stats-interval=0");
+  GstElement *src = gst_harness_find_element (h, "octopussrc");
+
+  gst_harness_play (h);
+  g_object_get (src, "bound-port", port, NULL);
+  fail_unless (*port > 0);
+  gst_object_unref (src);
+  return h;
+}
+
+static GstHarness *
+start_sender (const gchar *options, gint port)
+{
+  gchar *desc = g_strdup_printf ("octopussink host=127.0.0.1 port=%d "
+      "stats-interval=0 %s", port, options);
+  GstHarness *h = gst_harness_new_parse (desc);
+  g_free (desc);
+  gst_harness_set_src_caps_str (h, "application/octet-stream");
+  return h;
+}
+
+static GstBuffer *
+message (gsize size, guint32 frame_id, GRand *rand)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+  GstOctopusMeta *m;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < size; i++)
+    map.data[i] = g_rand_int (rand);
+  gst_buffer_unmap (buf, &map);
+  m = gst_buffer_add_octopus_meta (buf);
+  m->stream_id = 3;
+  m->priority = 2;
+  m->drop = TRUE;
+  m->priority_threshold = 4;
+  m->bitrate_threshold = 1000;
+  m->slack_ms = 250;
+  m->frame_id = frame_id;
+  m->spatial_layer = 1;
+  m->temporal_layer = 2;
+  m->cell_id = 3;
+  m->density_layer = 4;
+  m->keyframe = frame_id % 2;
+  m->capture_time = 1000 + frame_id;
+  return buf;
+}
+
+GST_START_TEST (test_round_trip_is_byte_exact_from_1_byte_to_1_megabyte)
+{
+  const gsize sizes[] = { 1, 2, 100, 1347, 1348, 1349, 1400, 5000, 65536,
+    100000, 500000, 1000000
+  };
+  GRand *rand = g_rand_new_with_seed (11);
+  gint port;
+  GstHarness *rx = start_receiver (&port);
+  /* The send buffer must hold the largest message. */
+  GstHarness *tx = start_sender ("buffer-size=4000000", port);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    GstBuffer *in = message (sizes[i], i, rand), *out;
+    GstOctopusMeta *m;
+    GstMapInfo a, b;
+
+    gst_buffer_ref (in);
+    fail_unless_equals_int (gst_harness_push (tx, in), GST_FLOW_OK);
+    out = gst_harness_pull (rx);
+    fail_unless (out != NULL, "message %u (%" G_GSIZE_FORMAT " bytes) lost",
+        i, sizes[i]);
+    gst_buffer_map (in, &a, GST_MAP_READ);
+    gst_buffer_map (out, &b, GST_MAP_READ);
+    fail_unless_equals_uint64 (b.size, a.size);
+    fail_unless (memcmp (a.data, b.data, a.size) == 0);
+    gst_buffer_unmap (in, &a);
+    gst_buffer_unmap (out, &b);
+
+    m = gst_buffer_get_octopus_meta (out);
+    fail_unless (m != NULL);
+    fail_unless_equals_int (m->stream_id, 3);
+    fail_unless_equals_int (m->msg_id, i);
+    fail_unless_equals_int (m->priority, 2);
+    fail_unless (m->drop);
+    fail_unless_equals_int (m->priority_threshold, 4);
+    fail_unless_equals_int (m->slack_ms, 250);
+    fail_unless (m->bitrate_threshold >= 996 && m->bitrate_threshold <= 1004);
+    fail_unless_equals_int (m->frame_id, i);
+    fail_unless_equals_int (m->spatial_layer, 1);
+    fail_unless_equals_int (m->temporal_layer, 2);
+    fail_unless_equals_int (m->cell_id, 3);
+    fail_unless_equals_int (m->density_layer, 4);
+    fail_unless_equals_int (m->keyframe, i % 2);
+    fail_unless_equals_uint64 (m->capture_time, 1000 + i);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+  }
+
+  /* The estimate reached upstream, as a property and as an event. */
+  GstElement *sink = gst_harness_find_element (tx, "octopussink");
+  guint64 bw = 0, event_bw = 0;
+  g_object_get (sink, "bandwidth", &bw, NULL);
+  fail_unless (bw > 0);
+  GstEvent *ev;
+  while ((ev = gst_harness_try_pull_upstream_event (tx))) {
+    gst_octopus_event_parse_bandwidth (ev, &event_bw);
+    gst_event_unref (ev);
+  }
+  fail_unless (event_bw > 0);
+
+  GstStructure *stats;
+  guint64 sent = 0, lost = 1;
+  g_object_get (sink, "stats", &stats, NULL);
+  gst_structure_get_uint64 (stats, "packets-sent", &sent);
+  gst_structure_get_uint64 (stats, "packets-lost", &lost);
+  fail_unless (sent > 1000);
+  gst_structure_free (stats);
+  gst_object_unref (sink);
+
+  GstElement *src = gst_harness_find_element (rx, "octopussrc");
+  guint64 delivered = 0;
+  g_object_get (src, "stats", &stats, NULL);
+  gst_structure_get_uint64 (stats, "messages-delivered", &delivered);
+  fail_unless_equals_uint64 (delivered, G_N_ELEMENTS (sizes));
+  gst_structure_free (stats);
+  gst_object_unref (src);
+
+  gst_harness_teardown (tx);
+  gst_harness_teardown (rx);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Frames tagged as in case 1 (key frame, then TL0/TL1/TL2 droppers). */
+static GstBuffer *
+case1_frame (guint f)
+{
+  static const guint8 prio[] = { 1, 3, 2, 3 }, thr[] = { 2, 3, 2, 3 };
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 10000, NULL);
+  GstOctopusMeta *m = gst_buffer_add_octopus_meta (buf);
+
+  gst_buffer_memset (buf, 0, f, 10000);
+  m->frame_id = f;
+  m->drop = TRUE;
+  if (f == 0) {
+    m->keyframe = TRUE;
+  } else {
+    m->priority = prio[f % 4];
+    m->priority_threshold = thr[f % 4];
+  }
+  return buf;
+}
+
+static GstStructure *
+burst (const gchar *options)
+{
+  /* Nobody listens on the port: the send buffer alone decides. */
+  GstHarness *tx = start_sender (options, 9);
+  GstElement *sink = gst_harness_find_element (tx, "octopussink");
+  GstStructure *stats;
+
+  for (guint f = 0; f < 60; f++)
+    fail_unless_equals_int (gst_harness_push (tx, case1_frame (f)),
+        GST_FLOW_OK);
+  /* EOS returns once the send buffer drained: the rules decide at its head. */
+  fail_unless (gst_harness_push_event (tx, gst_event_new_eos ()));
+  g_object_get (sink, "stats", &stats, NULL);
+  gst_object_unref (sink);
+  gst_harness_teardown (tx);
+  return stats;
+}
+
+static guint64
+dropped (const GstStructure *s, const gchar *reason, guint priority)
+{
+  gchar *field = g_strdup_printf ("messages-dropped-%s-by-priority", reason);
+  const GValue *array = gst_structure_get_value (s, field);
+  g_free (field);
+  fail_unless (array != NULL);
+  return g_value_get_uint64 (gst_value_array_get_value (array, priority));
+}
+
+/* A source far faster than the sending rate: render() never blocks, the
+ * send buffer fills and the rules shed TL2 before TL1 before TL0, never the
+ * key frame; without rules the same burst overflows a drop-tail buffer. */
+GST_START_TEST (test_fast_source_fills_send_buffer_and_rules_drop)
+{
+  GstStructure *rules = burst ("congestion-control=fixed max-rate=1000000 "
+      "buffer-size=300000");
+  GstStructure *fifo = burst ("congestion-control=fixed max-rate=1000000 "
+      "buffer-size=300000 rules=false");
+  guint64 submitted = 0;
+
+  gst_structure_get_uint64 (rules, "messages-submitted", &submitted);
+  fail_unless_equals_uint64 (submitted, 60);
+  fail_unless (dropped (rules, "dropper", 3) > 0);
+  fail_unless_equals_uint64 (dropped (rules, "dropper", 0), 0);
+  fail_unless_equals_uint64 (dropped (rules, "overflow", 0), 0);
+
+  fail_unless_equals_uint64 (dropped (fifo, "dropper", 3), 0);
+  guint64 overflow = 0;
+  gst_structure_get_uint64 (fifo, "packets-dropped-overflow", &overflow);
+  fail_unless (overflow > 0);
+  gst_structure_free (rules);
+  gst_structure_free (fifo);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_fixed_rate_without_max_rate_is_an_error)
+{
+  GstElement *sink = gst_element_factory_make ("octopussink", NULL);
+  g_object_set (sink, "congestion-control", 2, NULL);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+static Suite *
+octopus_sink_src_suite (void)
+{
+  Suite *s = suite_create ("octopus-sink-src");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_round_trip_is_byte_exact_from_1_byte_to_1_megabyte);
+  tcase_add_test (tc, test_fast_source_fills_send_buffer_and_rules_drop);
+  tcase_add_test (tc, test_fixed_rate_without_max_rate_is_an_error);
+  return s;
+}
+
+GST_CHECK_MAIN (octopus_sink_src);

@@ -1,0 +1,198 @@
+/* octopustracesrc (trace replay) and octopusframelog. */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <glib/gstdio.h>
+
+#include "gst/octopus/gstoctopusmeta.h"
+
+static gchar *
+write_temp (const gchar *contents)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("octo-trace-XXXXXX", &path, NULL);
+  fail_unless (fd >= 0);
+  fail_unless (g_file_set_contents (path, contents, -1, NULL));
+  close (fd);
+  return path;
+}
+
+/* The source is live: it releases each frame at its capture time on the
+ * (system) clock; the assertions never depend on when. */
+static GstBuffer *
+next_message (GstHarness *h)
+{
+  GstBuffer *buf = gst_harness_pull (h);
+  fail_unless (buf != NULL);
+  return buf;
+}
+
+GST_START_TEST (test_temporal_trace_replays_frames_with_layers)
+{
+  GString *trace = g_string_new ("8\n");
+  for (guint f = 0; f < 16; f++)
+    g_string_append_printf (trace, "%u %u %u.5\n", f, 100 + f, 10 + f);
+  gchar *path = write_temp (trace->str);
+  gchar *desc = g_strdup_printf ("octopustracesrc location=%s", path);
+  GstHarness *h = gst_harness_new_parse (desc);
+  static const guint layer[] = { 0, 2, 1, 2, 0, 2, 1, 2 };
+  GstClockTime first = 0;
+
+  gst_harness_use_systemclock (h);
+  gst_harness_play (h);
+  for (guint f = 0; f < 16; f++) {
+    GstBuffer *buf = next_message (h);
+    GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
+    guint8 rec[16];
+    fail_unless (m != NULL);
+    fail_unless_equals_int (m->frame_id, f);
+    fail_unless_equals_int (gst_buffer_get_size (buf), 100 + f);
+    fail_unless_equals_int (m->temporal_layer, layer[f % 8]);
+    fail_unless_equals_int (m->keyframe, f % 8 == 0);
+    /* A live source's timestamps start where the clock stood. */
+    if (f == 0)
+      first = GST_BUFFER_PTS (buf);
+    GstClockTime offset = GST_BUFFER_PTS (buf) - first;
+    fail_unless_equals_uint64 (offset, gst_util_uint64_scale (f, GST_SECOND,
+            30));
+    gst_buffer_extract (buf, 0, rec, 16);
+    fail_unless_equals_int (GST_READ_UINT32_BE (rec), 0x4f435452);
+    fail_unless_equals_int (GST_READ_UINT32_BE (rec + 12), (10 + f) * 1000 + 500);
+    gst_buffer_unref (buf);
+  }
+  gst_harness_teardown (h);
+  g_unlink (path);
+  g_free (path);
+  g_free (desc);
+  g_string_free (trace, TRUE);
+}
+
+GST_END_TEST;
+
+/* The level is the highest whose aggregate rate fits the estimate; the
+ * estimate follows octopussink's upstream bandwidth event. */
+GST_START_TEST (test_quality_trace_picks_level_from_estimate)
+{
+  GString *trace = g_string_new ("2 2\n");
+  for (guint level = 0; level < 2; level++)
+    for (guint f = 0; f < 6; f++)
+      for (guint l = 0; l < 2; l++)
+        g_string_append_printf (trace, "%u %u %u %u %u 10.0\n",
+            level ? 3000 : 1000, f, l, 100 + 10 * level, (l + 1) * (level ?
+                1500 : 500));
+  gchar *path = write_temp (trace->str);
+  gchar *desc = g_strdup_printf ("octopustracesrc location=%s bitrate=3500000",
+      path);
+  GstHarness *h = gst_harness_new_parse (desc);
+  GstElement *src = gst_harness_find_element (h, "octopustracesrc");
+  guint64 bitrate = 0;
+  guint level = 0;
+
+  gst_harness_use_systemclock (h);
+  gst_harness_play (h);
+  for (guint f = 0; f < 6; f++) {
+    for (guint l = 0; l < 2; l++) {
+      GstBuffer *buf = next_message (h);
+      GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
+      fail_unless_equals_int (m->frame_id, f);
+      fail_unless_equals_int (m->spatial_layer, l);
+      fail_unless_equals_int (m->keyframe, f % 2 == 0);
+      fail_unless_equals_int (gst_buffer_get_size (buf), 110);
+      fail_unless_equals_uint64 (m->bitrate_threshold, l == 0 ? 0 : 3000000);
+      gst_buffer_unref (buf);
+    }
+  }
+  g_object_get (src, "level", &level, NULL);
+  fail_unless_equals_int (level, 3000);
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_octopus_event_new_bandwidth (900000)));
+  g_object_get (src, "bitrate", &bitrate, NULL);
+  fail_unless_equals_uint64 (bitrate, 900000);
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+  g_unlink (path);
+  g_free (path);
+  g_free (desc);
+  g_string_free (trace, TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_trace_with_bad_line_is_an_actionable_error)
+{
+  gchar *path = write_temp ("8\n0 100 10.0\n1 abc 10.0\n");
+  GstElement *src = gst_element_factory_make ("octopustracesrc", NULL);
+  g_object_set (src, "location", path, NULL);
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (src, GST_STATE_NULL);
+  gst_object_unref (src);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+static GstBuffer *
+temporal_message (guint f)
+{
+  static const guint layer[] = { 0, 2, 1, 2, 0, 2, 1, 2 };
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 20, NULL);
+  GstOctopusMeta *m = gst_buffer_add_octopus_meta (buf);
+  gst_buffer_memset (buf, 0, 0, 20);
+  m->frame_id = f;
+  m->temporal_layer = layer[f % 8];
+  m->keyframe = f % 8 == 0;
+  m->capture_time = f * 1000;
+  return buf;
+}
+
+/* Losing TL0 frame 4 makes 5, 6, 7 undecodable; a frame arriving after a
+ * newer one was shown is not shown. */
+GST_START_TEST (test_frame_log_marks_shown_frames_by_references)
+{
+  gchar *path = write_temp ("");
+  gchar *desc = g_strdup_printf ("octopusframelog location=%s", path);
+  GstHarness *h = gst_harness_new_parse (desc);
+  static const guint order[] = { 0, 1, 2, 3, 5, 6, 7, 8, 10, 9 };
+  gchar *csv;
+
+  gst_harness_set_src_caps_str (h, "application/x-octopus-trace");
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    fail_unless_equals_int (gst_harness_push (h, temporal_message (order[i])),
+        GST_FLOW_OK);
+  gst_harness_teardown (h);
+
+  fail_unless (g_file_get_contents (path, &csv, NULL, NULL));
+  gchar **lines = g_strsplit (csv, "\n", -1);
+  /* shown_layer column per frame 0..10 */
+  static const gint shown[] = { 0, 0, 0, 0, -1, -1, -1, -1, 0, -1, 0 };
+  for (guint f = 0; f < G_N_ELEMENTS (shown); f++) {
+    gchar **cols = g_strsplit (lines[f + 1], ",", -1);
+    fail_unless_equals_int (atoi (cols[0]), f);
+    fail_unless_equals_int (atoi (cols[5]), shown[f]);
+    g_strfreev (cols);
+  }
+  g_strfreev (lines);
+  g_free (csv);
+  g_unlink (path);
+  g_free (path);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+static Suite *
+octopus_trace_suite (void)
+{
+  Suite *s = suite_create ("octopus-trace");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_temporal_trace_replays_frames_with_layers);
+  tcase_add_test (tc, test_quality_trace_picks_level_from_estimate);
+  tcase_add_test (tc, test_trace_with_bad_line_is_an_actionable_error);
+  tcase_add_test (tc, test_frame_log_marks_shown_frames_by_references);
+  return s;
+}
+
+GST_CHECK_MAIN (octopus_trace);
