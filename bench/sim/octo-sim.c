@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim-run.h"
+#include "sim-output.h"
 
 static gint case_id = 0;
 static gchar *scheme_name = NULL, *down_trace = NULL, *up_trace = NULL;
@@ -33,7 +33,8 @@ static GOptionEntry entries[] = {
       "Simulated seconds (default 60)", "S"},
   {"seed", 0, 0, G_OPTION_ARG_INT, &seed, "Random seed (default 1)", "N"},
   {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
-      "Directory for frames.csv, summary.json, details.json, inputs.json",
+      "Directory for frames.csv, summary.json, details.json, inputs.json "
+      "and the sent/received logs octo-metrics reads",
       "DIR"},
   {"trace-label", 0, 0, G_OPTION_ARG_STRING, &trace_label,
       "Trace name in the summary (default: file name without extension)",
@@ -46,14 +47,6 @@ static GOptionEntry entries[] = {
   {NULL}
 };
 
-static void
-json_number (GString *s, gdouble v)
-{
-  if (isnan (v) || isinf (v))
-    g_string_append (s, "null");
-  else
-    g_string_append_printf (s, "%.6f", v);
-}
 
 static gchar *
 default_label (const gchar *path, gboolean video)
@@ -69,106 +62,8 @@ default_label (const gchar *path, gboolean video)
   return base;
 }
 
-static gchar *
-summary_json (const SimResult *r)
-{
-  GString *s = g_string_new ("{");
-  gboolean first = TRUE;
 
-  g_string_append_printf (s, "\"case\": %d, \"scheme\": \"%s\", "
-      "\"trace\": \"%s\", \"rtt_ms\": %d, \"video\": \"%s\", ", case_id,
-      scheme_name, trace_label, rtt_ms, video_label);
-  g_string_append (s, "\"median_aoi_ms\": ");
-  json_number (s, r->summary.median_aoi_ms);
-  g_string_append (s, ", \"p99_aoi_ms\": ");
-  json_number (s, r->summary.p99_aoi_ms);
-  g_string_append (s, ", \"p50_latency_ms\": ");
-  json_number (s, r->summary.p50_latency_ms);
-  g_string_append (s, ", \"p99_latency_ms\": ");
-  json_number (s, r->summary.p99_latency_ms);
-  g_string_append (s, ", \"sqi_ssim\": ");
-  json_number (s, r->summary.sqi_ssim[0]);
-  g_string_append (s, ", \"utilization\": ");
-  json_number (s, r->utilization);
-  g_string_append (s, ", \"drops\": {");
-  for (guint i = 0; i < OCTO_DROP_N_REASONS; i++) {
-    guint64 n = r->sender_drops[i] + r->network_drops[i];
-    g_string_append_printf (s, "%s\"%s\": %" G_GUINT64_FORMAT,
-        first ? "" : ", ", octo_drop_reason_to_string (i), n);
-    first = FALSE;
-  }
-  g_string_append (s, "}}\n");
-  return g_string_free (s, FALSE);
-}
 
-static gchar *
-details_json (const SimResult *r)
-{
-  GString *s = g_string_new ("{\n");
-
-  g_string_append_printf (s, "  \"frames\": %u, \"frames_shown\": %u,\n",
-      r->n_frames, r->summary.n_shown);
-  g_string_append (s, "  \"sqi_ssim_by_tau_s\": {");
-  for (guint t = 0; t < OCTO_METRICS_N_TAUS; t++) {
-    g_string_append_printf (s, "%s\"%.1f\": ", t ? ", " : "",
-        octo_metrics_taus[t]);
-    json_number (s, r->summary.sqi_ssim[t]);
-  }
-  g_string_append_printf (s, "},\n  \"capacity_bytes\": %" G_GUINT64_FORMAT
-      ", \"delivered_link_bytes\": %" G_GUINT64_FORMAT ",\n",
-      r->capacity_bytes, r->delivered_bytes);
-  g_string_append_printf (s, "  \"messages_sent\": %" G_GUINT64_FORMAT
-      ", \"messages_delivered\": %" G_GUINT64_FORMAT ",\n", r->messages_sent,
-      r->messages_delivered);
-  g_string_append_printf (s, "  \"bytes_sent\": %" G_GUINT64_FORMAT
-      ", \"bytes_delivered\": %" G_GUINT64_FORMAT ",\n", r->bytes_sent,
-      r->bytes_delivered);
-  for (guint where = 0; where < 2; where++) {
-    const guint64 *drops = where ? r->network_drops : r->sender_drops;
-    g_string_append_printf (s, "  \"%s_packet_drops\": {",
-        where ? "network" : "sender");
-    for (guint i = 0; i < OCTO_DROP_N_REASONS; i++)
-      g_string_append_printf (s, "%s\"%s\": %" G_GUINT64_FORMAT, i ? ", " : "",
-          octo_drop_reason_to_string (i), drops[i]);
-    g_string_append (s, "},\n");
-  }
-  g_string_append (s, "  \"sender_message_drops_by_priority\": {");
-  for (guint i = 0; i < OCTO_DROP_N_REASONS; i++) {
-    g_string_append_printf (s, "%s\"%s\": [", i ? ", " : "",
-        octo_drop_reason_to_string (i));
-    for (guint p = 0; p < OCTO_N_PRIORITIES; p++)
-      g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, p ? ", " : "",
-          r->sender_message_drops[i][p]);
-    g_string_append (s, "]");
-  }
-  g_string_append (s, "}\n}\n");
-  return g_string_free (s, FALSE);
-}
-
-static gchar *
-frames_csv (const SimResult *r)
-{
-  GString *s = g_string_new ("frame,capture_ms,messages,received,level,"
-      "shown,show_ms,latency_ms,layers_used,quality\n");
-
-  for (guint f = 0; f < r->n_frames; f++) {
-    const OctoFrameRecord *fr = &r->frames[f];
-    const OctoFrameOutcome *o = &r->outcomes[f];
-    guint received = 0;
-
-    for (guint k = 0; k < fr->n_layers; k++)
-      received += fr->arrival[k] != OCTO_TIME_NONE;
-    g_string_append_printf (s, "%u,%.3f,%u,%u,%u,%d,", f,
-        fr->capture / 1e6, fr->n_layers, received, r->levels[f], o->shown);
-    if (o->shown)
-      g_string_append_printf (s, "%.3f,%.3f,", o->show_time / 1e6,
-          (o->show_time - fr->capture) / 1e6);
-    else
-      g_string_append (s, ",,");
-    g_string_append_printf (s, "0x%x,%.6f\n", o->layers_used, o->quality);
-  }
-  return g_string_free (s, FALSE);
-}
 
 static gchar *
 file_sha256 (const gchar *path)
@@ -210,17 +105,6 @@ inputs_json (void)
   return g_string_free (s, FALSE);
 }
 
-static gboolean
-write_file (const gchar *dir, const gchar *name, gchar *contents,
-    GError **error)
-{
-  gchar *path = g_build_filename (dir, name, NULL);
-  gboolean ok = g_file_set_contents (path, contents, -1, error);
-
-  g_free (path);
-  g_free (contents);
-  return ok;
-}
 
 int
 main (int argc, char **argv)
@@ -229,6 +113,7 @@ main (int argc, char **argv)
       "experiment");
   GError *error = NULL;
   SimRunConfig config = { 0 };
+  SimLabels labels;
   SimResult *result;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -265,16 +150,25 @@ main (int argc, char **argv)
   config.rtt_ms = rtt_ms;
   config.duration_s = duration_s;
   config.seed = seed;
+  labels = (SimLabels) { case_id, scheme_name, trace_label, video_label,
+    rtt_ms };
   result = sim_run (&config, &error);
   if (!result) {
     g_printerr ("octo-sim: %s\n", error->message);
     return 1;
   }
   if (g_mkdir_with_parents (out_dir, 0755) != 0
-      || !write_file (out_dir, "frames.csv", frames_csv (result), &error)
-      || !write_file (out_dir, "summary.json", summary_json (result), &error)
-      || !write_file (out_dir, "details.json", details_json (result), &error)
-      || !write_file (out_dir, "inputs.json", inputs_json (), &error)) {
+      || !sim_output_write (out_dir, "frames.csv",
+          sim_output_frames_csv (result), &error)
+      || !sim_output_write (out_dir, "summary.json",
+          sim_output_summary_json (result, &labels), &error)
+      || !sim_output_write (out_dir, "details.json",
+          sim_output_details_json (result), &error)
+      || !sim_output_write (out_dir, "sent.csv", sim_output_sent_log (result),
+          &error)
+      || !sim_output_write (out_dir, "received.csv",
+          sim_output_received_log (result), &error)
+      || !sim_output_write (out_dir, "inputs.json", inputs_json (), &error)) {
     g_printerr ("octo-sim: cannot write to %s: %s\n", out_dir,
         error ? error->message : g_strerror (errno));
     return 1;

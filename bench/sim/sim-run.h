@@ -28,6 +28,7 @@ typedef struct {
   OctoFrameRecord *frames;
   OctoFrameOutcome *outcomes;
   guint *levels;                /* quality level / cloud top layer per frame */
+  guint8 *temporal_layers;      /* per frame (case 1) */
   OctoMetricsSummary summary;
   gdouble utilization;          /* over the run, before the drain */
   guint64 capacity_bytes, delivered_bytes;

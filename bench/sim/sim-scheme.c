@@ -1,48 +1,86 @@
 #include "sim-scheme.h"
 
-static const SimScheme octopus = {
-  "octopus", "Octopus: rules in the send buffer and in the network queue",
-  TRUE, TRUE, TRUE, FALSE, "octopus",
+static const SimScheme scheme_octopus = {
+  .name = "octopus",
+  .summary = "Octopus: rules in the send buffer and in the network queue",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "octopus",
 };
-static const SimScheme octobbr = {
-  "octobbr", "OctoBBR: Octopus endpoint, plain FIFO in the network",
-  TRUE, TRUE, TRUE, FALSE, "droptail",
+
+static const SimScheme scheme_octobbr = {
+  .name = "octobbr",
+  .summary = "OctoBBR: Octopus endpoint, plain FIFO in the network",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "droptail",
 };
-static const SimScheme fifo = {
-  "fifo", "FIFO+BBR: drop-tail send buffer and network, fixed encoding",
-  FALSE, FALSE, FALSE, FALSE, "droptail",
+
+static const SimScheme scheme_fifo = {
+  .name = "fifo",
+  .summary = "FIFO+BBR: drop-tail send buffer and network, fixed encoding",
+  .sender_rules = FALSE, .tag = FALSE, .adapt = FALSE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "droptail",
 };
-static const SimScheme pdrop50 = {
-  "pdrop50", "PDrop 50 KB: Octopus endpoint, priority drop when full",
-  TRUE, TRUE, TRUE, FALSE, "pdrop:limit=50KB",
+
+static const SimScheme scheme_pdrop50 = {
+  .name = "pdrop50",
+  .summary = "PDrop 50 KB: Octopus endpoint, priority drop when the queue is full",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "pdrop:limit=50KB",
 };
-static const SimScheme pdrop100 = {
-  "pdrop100", "PDrop 100 KB", TRUE, TRUE, TRUE, FALSE, "pdrop:limit=100KB",
+
+static const SimScheme scheme_pdrop100 = {
+  .name = "pdrop100",
+  .summary = "PDrop 100 KB",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "pdrop:limit=100KB",
 };
-static const SimScheme pdrop200 = {
-  "pdrop200", "PDrop 200 KB", TRUE, TRUE, TRUE, FALSE, "pdrop:limit=200KB",
+
+static const SimScheme scheme_pdrop200 = {
+  .name = "pdrop200",
+  .summary = "PDrop 200 KB",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "pdrop:limit=200KB",
 };
-static const SimScheme pdrop375 = {
-  "pdrop375", "PDrop 375 KB", TRUE, TRUE, TRUE, FALSE, "pdrop:limit=375KB",
+
+static const SimScheme scheme_pdrop375 = {
+  .name = "pdrop375",
+  .summary = "PDrop 375 KB",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "pdrop:limit=375KB",
 };
-static const SimScheme codel = {
-  "codel", "CoDel in the network, Octopus endpoint",
-  TRUE, TRUE, TRUE, FALSE, "codel",
+
+static const SimScheme scheme_codel = {
+  .name = "codel",
+  .summary = "CoDel in the network, Octopus endpoint",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "codel",
 };
-static const SimScheme bode = {
-  "bode", "BoDe in the network, Octopus endpoint",
-  TRUE, TRUE, TRUE, FALSE, "bode",
+
+static const SimScheme scheme_bode = {
+  .name = "bode",
+  .summary = "BoDe in the network, Octopus endpoint",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = FALSE, .down_queue = "bode",
 };
-static const SimScheme oracle = {
-  "oracle", "Oracle: sends what the link serves in each 5 ms, Octopus "
-      "endpoint choosing what to drop",
-  TRUE, TRUE, TRUE, TRUE, "droptail",
+
+static const SimScheme scheme_oracle = {
+  .name = "oracle",
+  .summary = "Oracle: sends what the link serves in each 5 ms, Octopus endpoint choosing what to drop",
+  .sender_rules = TRUE, .tag = TRUE, .adapt = TRUE, .oracle = TRUE,
+  .gcc = FALSE, .down_queue = "droptail",
+};
+
+static const SimScheme scheme_gcc = {
+  .name = "gcc",
+  .summary = "WebRTC GCC: single-layer encoding at GCC's target, FIFO network (case 2)",
+  .sender_rules = FALSE, .tag = FALSE, .adapt = TRUE, .oracle = FALSE,
+  .gcc = TRUE, .down_queue = "droptail",
 };
 
 static const SimScheme *const schemes[] = {
-  &octopus, &octobbr, &fifo, &pdrop50, &pdrop100, &pdrop200, &pdrop375,
-  &codel, &bode, &oracle, NULL,
+  &scheme_octopus, &scheme_octobbr, &scheme_fifo, &scheme_pdrop50, &scheme_pdrop100, &scheme_pdrop200, &scheme_pdrop375, &scheme_codel, &scheme_bode, &scheme_oracle, &scheme_gcc, NULL,
 };
+
 
 const SimScheme *const *
 sim_scheme_list (void)

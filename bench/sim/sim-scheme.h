@@ -13,6 +13,9 @@ typedef struct {
   gboolean tag;                 /* the app tags its messages */
   gboolean adapt;               /* the app follows the transport's estimate */
   gboolean oracle;              /* paced at the capacity the link will offer */
+  /* endpoint adaptation: GCC paces and the app encodes one layer per frame
+   * at the highest level under GCC's target (case 2 only) */
+  gboolean gcc;
   const gchar *down_queue;      /* the bottleneck's qdisc spec */
 } SimScheme;
 

@@ -15,8 +15,8 @@ struct _SimWorld {
   SimAppFunc app;
   gpointer app_data;
   OctoTime app_next;
-  void (*sent_func) (gsize len, OctoTime now, gpointer user_data);
-  gpointer sent_data;
+  SimPacketFunc sent_func, delivered_func;
+  gpointer sent_data, delivered_data;
   SimLinkStats stats;
   guint8 *scratch;
   guint8 *zeros;
@@ -118,12 +118,18 @@ sim_world_set_app (SimWorld *w, SimAppFunc func, gpointer user_data,
 }
 
 void
-sim_world_set_sent_func (SimWorld *w,
-    void (*func) (gsize len, OctoTime now, gpointer user_data),
-    gpointer user_data)
+sim_world_set_sent_func (SimWorld *w, SimPacketFunc func, gpointer user_data)
 {
   w->sent_func = func;
   w->sent_data = user_data;
+}
+
+void
+sim_world_set_delivered_func (SimWorld *w, SimPacketFunc func,
+    gpointer user_data)
+{
+  w->delivered_func = func;
+  w->delivered_data = user_data;
 }
 
 OctoTime
@@ -198,6 +204,9 @@ step (SimWorld *w)
   octo_link_advance (w->down, now);
   while (octo_link_pop_delivery (w->down, now, &d)) {
     w->stats.delivered_bytes += d.packet.size;
+    if (w->delivered_func)
+      w->delivered_func (d.packet.data, d.packet.size - OCTO_LINK_OVERHEAD,
+          now, w->delivered_data);
     octo_receiver_on_packet (w->receiver, d.packet.data,
         d.packet.size - OCTO_LINK_OVERHEAD, now);
     g_free (d.packet.data);
@@ -217,7 +226,7 @@ step (SimWorld *w)
     w->stats.sent_packets++;
     w->stats.sent_bytes += len + OCTO_LINK_OVERHEAD;
     if (w->sent_func)
-      w->sent_func (len, now, w->sent_data);
+      w->sent_func (w->scratch, len, now, w->sent_data);
     send_into (w->down_queue, w->scratch, len, now);
     w->stats.max_queued_bytes = MAX (w->stats.max_queued_bytes,
         octo_qdisc_queued_bytes (w->down_queue));

@@ -42,9 +42,13 @@ void sim_world_free (SimWorld *world);
 
 void sim_world_set_app (SimWorld *world, SimAppFunc func, gpointer user_data,
     OctoTime first);
-/* Called after every transmission (pacing measurements). */
-void sim_world_set_sent_func (SimWorld *world,
-    void (*func) (gsize len, OctoTime now, gpointer user_data),
+/* Observers of every data packet the sender transmits and of every one
+ * that reaches the receiver (pacing measurements, per-packet feedback). */
+typedef void (*SimPacketFunc) (const guint8 *data, gsize len, OctoTime now,
+    gpointer user_data);
+void sim_world_set_sent_func (SimWorld *world, SimPacketFunc func,
+    gpointer user_data);
+void sim_world_set_delivered_func (SimWorld *world, SimPacketFunc func,
     gpointer user_data);
 
 void sim_world_run_until (SimWorld *world, OctoTime end);

@@ -3,15 +3,26 @@
  *
  *   octo-bench-loopback --mode goodput [--rate 1200000000] [--size 65536]
  *   octo-bench-loopback --mode pacing --rate 20000000
+ *   octo-bench-loopback --mode estimate --shim build/router-shim/octopus-shim
+ *                       --link-mbps 12 [--cc bbr] [--seconds 20]
  *
  * goodput: BBR, offered load above what the path carries; prints payload
  * goodput at the receiver and the process's CPU use.
  * pacing: congestion-control=fixed max-rate=RATE with twice RATE offered;
  * prints the sender's and the receiver's link rate against RATE.
- * Both skip the first second and measure the next --seconds. */
+ * estimate: through octopus-shim on a constant link (a multiple of 12
+ * Mbit/s, 40 ms RTT) with twice its rate offered; prints the mean of the
+ * sender's bottleneck estimate sampled every 100 ms against the link rate.
+ * All skip the first second (estimate: 3 s) and measure --seconds. */
+#include <glib/gstdio.h>
 #include <gst/gst.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct {
   guint64 delivered, received, packets, sent;
@@ -44,11 +55,44 @@ sample (GstElement *src, GstElement *sink, Sample *out)
       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
+/* Starts octopus-shim on a constant link of @k x 12 Mbit/s forwarding to
+ * @rx_port; returns the port it listens on. */
+static gint
+start_shim (const gchar *exe, gint k, gint rx_port, GPid *pid, gchar **trace)
+{
+  GString *lines = g_string_new (NULL);
+  gint fd = g_file_open_tmp ("octo-bench-link-XXXXXX", trace, NULL), out;
+  gchar line[512];
+  gsize n = 0;
+
+  for (gint i = 0; i < k; i++)
+    g_string_append (lines, "1\n");
+  close (fd);
+  g_file_set_contents (*trace, lines->str, -1, NULL);
+  g_string_free (lines, TRUE);
+  gchar *forward = g_strdup_printf ("--forward=127.0.0.1:%d", rx_port);
+  gchar *down = g_strdup_printf ("--down-trace=%s", *trace);
+  const gchar *argv[] = { exe, "--listen=127.0.0.1:0", forward, down,
+    "--delay-ms=20", "--queue=droptail", NULL
+  };
+  if (!g_spawn_async_with_pipes (NULL, (gchar **) argv, NULL,
+          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, pid, NULL, &out, NULL, NULL))
+    return -1;
+  while (n < sizeof line - 1 && read (out, line + n, 1) == 1 && line[n] != '\n')
+    n++;
+  line[n] = '\0';
+  close (out);
+  g_free (forward);
+  g_free (down);
+  const gchar *at = strstr (line, "listening on 127.0.0.1:");
+  return at ? atoi (at + strlen ("listening on 127.0.0.1:")) : -1;
+}
+
 int
 main (int argc, char **argv)
 {
-  gchar *mode = NULL, *cc = NULL;
-  gint seconds = 5, size = 65536, mtu = 1400;
+  gchar *mode = NULL, *cc = NULL, *shim = NULL;
+  gint seconds = 5, size = 65536, mtu = 1400, link_mbps = 12;
   gint64 rate = 0;
   GOptionEntry entries[] = {
     {"mode", 0, 0, G_OPTION_ARG_STRING, &mode, "goodput or pacing", "MODE"},
@@ -57,7 +101,11 @@ main (int argc, char **argv)
         "goodput: offered bits/s; pacing: the pacing rate", "BPS"},
     {"size", 0, 0, G_OPTION_ARG_INT, &size, "Message size in bytes", "B"},
     {"mtu", 0, 0, G_OPTION_ARG_INT, &mtu, "Transport MTU", "B"},
-    {"cc", 0, 0, G_OPTION_ARG_STRING, &cc, "goodput: bbr or delay-bbr", "CC"},
+    {"cc", 0, 0, G_OPTION_ARG_STRING, &cc, "bbr or delay-bbr", "CC"},
+    {"shim", 0, 0, G_OPTION_ARG_FILENAME, &shim, "estimate: octopus-shim",
+        "BIN"},
+    {"link-mbps", 0, 0, G_OPTION_ARG_INT, &link_mbps,
+        "estimate: link rate, a multiple of 12", "M"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- loopback transport bench");
@@ -71,12 +119,18 @@ main (int argc, char **argv)
   }
   g_option_context_free (ctx);
   gboolean pacing = g_strcmp0 (mode, "pacing") == 0;
-  if (!pacing && g_strcmp0 (mode ? mode : "goodput", "goodput") != 0) {
-    g_printerr ("--mode must be goodput or pacing\n");
+  gboolean estimate = g_strcmp0 (mode, "estimate") == 0;
+  if (!pacing && !estimate &&
+      g_strcmp0 (mode ? mode : "goodput", "goodput") != 0) {
+    g_printerr ("--mode must be goodput, pacing or estimate\n");
+    return 2;
+  }
+  if (estimate && (!shim || link_mbps < 12 || link_mbps % 12)) {
+    g_printerr ("--mode estimate needs --shim and --link-mbps 12, 24, ...\n");
     return 2;
   }
   if (rate <= 0)
-    rate = pacing ? 20000000 : 1200000000;
+    rate = pacing ? 20000000 : estimate ? 2000000LL * link_mbps : 1200000000;
 
   GstElement *rx = gst_parse_launch ("octopussrc name=src port=0 "
       "stats-interval=0 ! fakesink sync=false", &err);
@@ -91,6 +145,15 @@ main (int argc, char **argv)
   gst_element_set_state (rx, GST_STATE_PAUSED);
   g_object_get (src, "bound-port", &port, NULL);
   gst_element_set_state (rx, GST_STATE_PLAYING);
+  GPid shim_pid = 0;
+  gchar *trace = NULL;
+  if (estimate) {
+    port = start_shim (shim, link_mbps / 12, port, &shim_pid, &trace);
+    if (port < 0) {
+      g_printerr ("could not start %s\n", shim);
+      return 1;
+    }
+  }
 
   /* The source offers in real time: fakesrc stamps buffers at the offered
    * rate in a time segment and waits for each one's clock time. */
@@ -111,6 +174,33 @@ main (int argc, char **argv)
   }
   GstElement *sink = gst_bin_get_by_name (GST_BIN (tx), "sink");
   gst_element_set_state (tx, GST_STATE_PLAYING);
+
+  if (estimate) {
+    gdouble sum = 0, lo = G_MAXDOUBLE, hi = 0;
+    guint n = 0;
+    /* Past startup and the first drain. */
+    g_usleep (3 * G_USEC_PER_SEC);
+    for (gint i = 0; i < seconds * 10; i++) {
+      gdouble bw = stat_u64 (sink, "bandwidth");
+      sum += bw;
+      lo = MIN (lo, bw);
+      hi = MAX (hi, bw);
+      n++;
+      g_usleep (G_USEC_PER_SEC / 10);
+    }
+    gdouble link = link_mbps * 1e6, mean = sum / n;
+    printf ("%s estimate on a constant %d Mbit/s link (40 ms RTT): mean %.2f "
+        "Mbit/s (%+.2f %%), min %.2f, max %.2f over %d s\n", cc ? cc : "bbr",
+        link_mbps, mean / 1e6, 100 * (mean - link) / link, lo / 1e6, hi / 1e6,
+        seconds);
+    kill (shim_pid, SIGTERM);
+    waitpid (shim_pid, NULL, 0);
+    g_unlink (trace);
+    g_free (trace);
+    gst_element_set_state (tx, GST_STATE_NULL);
+    gst_element_set_state (rx, GST_STATE_NULL);
+    return 0;
+  }
 
   Sample a, b;
   g_usleep (G_USEC_PER_SEC);
@@ -142,5 +232,6 @@ main (int argc, char **argv)
   gst_object_unref (rx);
   g_free (mode);
   g_free (cc);
+  g_free (shim);
   return 0;
 }

@@ -310,6 +310,7 @@ aimd (OctoGcc *g, OctoTime now, OctoTime rtt)
   if (g->state == OCTO_GCC_INCREASE) {
     gdouble rx_kbps = rx / 1000, sigma = sqrt (g->capacity_var *
         MAX (g->capacity_avg, 1.0));
+    gdouble before = g->delay_rate;
     if (g->capacity_known && rx_kbps > g->capacity_avg + 3 * sigma)
       g->capacity_known = FALSE;        /* the link got faster: search again */
     if (g->capacity_known) {
@@ -322,8 +323,9 @@ aimd (OctoGcc *g, OctoTime now, OctoTime rtt)
     } else {
       g->delay_rate *= pow (1.08, elapsed);
     }
-    if (rx > 0)
-      g->delay_rate = MIN (g->delay_rate, 1.5 * rx + 10000);
+    /* never increase far beyond what gets through; never decrease for it */
+    if (rx > 0 && g->delay_rate > 1.5 * rx + 10000)
+      g->delay_rate = MAX (before, 1.5 * rx + 10000);
   } else if (g->state == OCTO_GCC_DECREASE) {
     if (rx > 0) {
       g->delay_rate = MIN (g->delay_rate, BETA * rx);
@@ -360,6 +362,56 @@ octo_gcc_on_feedback (OctoGcc *g, OctoTime now, OctoTime rtt)
       (gdouble) g->config.max_bps);
   g->loss_rate = CLAMP (g->loss_rate, (gdouble) g->config.min_bps,
       (gdouble) g->config.max_bps);
+}
+
+guint64
+octo_gcc_probe_rate (const OctoTime *send, const OctoTime *arrival,
+    const guint32 *bytes, guint n)
+{
+  OctoTime send_first = OCTO_TIME_NONE, send_last = 0;
+  OctoTime rx_first = OCTO_TIME_NONE, rx_last = 0;
+  guint64 send_bytes = 0, rx_bytes = 0, last_sent_bytes = 0, first_rx_bytes = 0;
+  guint received = 0;
+  gdouble send_rate, rx_rate;
+
+  for (guint i = 0; i < n; i++) {
+    send_first = MIN (send_first, send[i]);
+    if (send[i] >= send_last) {
+      send_last = send[i];
+      last_sent_bytes = bytes[i];
+    }
+    send_bytes += bytes[i];
+    if (arrival[i] == OCTO_TIME_NONE)
+      continue;
+    received++;
+    if (arrival[i] < rx_first) {
+      rx_first = arrival[i];
+      first_rx_bytes = bytes[i];
+    }
+    rx_last = MAX (rx_last, arrival[i]);
+    rx_bytes += bytes[i];
+  }
+  if (received < 4 || send_last <= send_first || rx_last <= rx_first)
+    return 0;
+  /* the last packet sent and the first received bound the intervals */
+  send_rate = (send_bytes - last_sent_bytes) * 8.0 * OCTO_SECOND /
+      (send_last - send_first);
+  rx_rate = (rx_bytes - first_rx_bytes) * 8.0 * OCTO_SECOND /
+      (rx_last - rx_first);
+  if (rx_rate < 0.9 * send_rate)
+    return (guint64) (0.95 * rx_rate);
+  return (guint64) MIN (send_rate, rx_rate);
+}
+
+void
+octo_gcc_on_probe (OctoGcc *g, guint64 bps)
+{
+  if (bps <= g->delay_rate)
+    return;
+  g->delay_rate = MIN ((gdouble) bps, (gdouble) g->config.max_bps);
+  g->loss_rate = MAX (g->loss_rate, g->delay_rate);
+  g->capacity_known = FALSE;
+  g->state = OCTO_GCC_HOLD;
 }
 
 guint64

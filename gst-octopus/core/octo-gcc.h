@@ -16,7 +16,10 @@
  *    increase (x1.08 per second far from the last congestion point, about
  *    one packet per response time near it); under-use -> hold;
  *  - loss-based: > 10 % loss -> rate x (1 - loss / 2); < 2 % -> x 1.05;
- *  - target = min (delay-based, loss-based), within [min, max]. */
+ *  - target = min (delay-based, loss-based), within [min, max];
+ *  - probe clusters (sent by the shell above the target, as libwebrtc's
+ *    ProbeController does at start and while application-limited) raise
+ *    both rates to what the path delivered. */
 #pragma once
 
 #include "octo-types.h"
@@ -52,6 +55,16 @@ void octo_gcc_on_packet (OctoGcc *gcc, OctoTime send_time, guint32 bytes,
 /* A feedback batch is complete (its packets were all reported): runs the
  * detector, the rate controllers and the loss controller at @now. */
 void octo_gcc_on_feedback (OctoGcc *gcc, OctoTime now, OctoTime rtt);
+
+/* A probe cluster's result (libwebrtc's ProbeBitrateEstimator): the lower
+ * of its send and receive rates, 0.95 x the receive rate if that fell below
+ * 90 % of the send rate; 0 if fewer than 4 of its packets arrived.  Arrays
+ * of @n packets in send order; lost ones have arrival OCTO_TIME_NONE. */
+guint64 octo_gcc_probe_rate (const OctoTime *send, const OctoTime *arrival,
+    const guint32 *bytes, guint n);
+/* A probe showed @bps: the delay- and loss-based rates rise to it (never
+ * fall); the increase starts afresh from there. */
+void octo_gcc_on_probe (OctoGcc *gcc, guint64 bps);
 
 guint64 octo_gcc_target_bps (const OctoGcc *gcc);
 OctoGccUsage octo_gcc_usage (const OctoGcc *gcc);

@@ -20,6 +20,7 @@ octo_trace_source_config_init (OctoTraceSourceConfig *config,
   config->adapt = TRUE;
   config->payload = 1400;
   config->overhead = 28 + 12;
+  config->single_layer_size = 1.0;
 }
 
 OctoTraceSource *
@@ -120,7 +121,7 @@ quality_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
   const OctoQualityFrame *f;
 
   /* levels are compared as link rates, like the estimate */
-  if (gop_start && s->config.adapt) {
+  if ((gop_start || s->config.single_layer) && s->config.adapt) {
     s->level = 0;
     for (guint i = 0; i < t->n_levels; i++)
       if (link_rate (s, t->levels[i].aggregate_kbps) <= estimate)
@@ -128,6 +129,15 @@ quality_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
   }
   level = &t->levels[s->level];
   f = &level->frames[frame % t->n_frames];
+  if (s->config.single_layer) {
+    guint64 bytes = 0;
+    for (guint k = 0; k < t->n_layers; k++)
+      bytes += f->bytes[k];
+    out->keyframe = gop_start;
+    out->size = (guint32) (bytes * s->config.single_layer_size + 0.5);
+    out->quality = octo_ssim_from_db (f->ssim_db[t->n_layers - 1]);
+    return 1;
+  }
   for (guint k = 0; k < t->n_layers; k++) {
     OctoSourceMessage *m = &out[k];
     m->index = k;

@@ -25,6 +25,11 @@ typedef struct {
   gboolean tag;                 /* FALSE: no dropping parameters (policy none) */
   gboolean adapt;               /* FALSE: a fixed level, never the estimate */
   guint fixed_level;            /* quality level / cloud top layer when !adapt */
+  /* quality only: the endpoint baselines' single-layer encoding: one
+   * message per frame, the level re-chosen every frame, the size of the
+   * level's layers scaled by @single_layer_size (< 1: no SVC overhead) */
+  gboolean single_layer;
+  gdouble single_layer_size;
   guint payload;                /* per-packet payload and header overhead, */
   guint overhead;               /* to turn media rates into link rates */
 } OctoTraceSourceConfig;

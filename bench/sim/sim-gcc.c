@@ -1,0 +1,245 @@
+#include "sim-gcc.h"
+
+#include "transport/octo-packet.h"
+
+/* Sent packets remembered by sequence number (a power of two). */
+#define SENT_HISTORY 65536
+#define PROBE_STREAM 0xffff
+#define PROBE_DURATION (15 * OCTO_MSECOND)
+#define PROBE_MIN_PACKETS 5
+#define PROBE_PACKET 1200
+#define ALR_PROBE_INTERVAL (5 * OCTO_SECOND)
+#define APP_RATE_WINDOW (1 * OCTO_SECOND)
+
+typedef struct {
+  OctoTime send_time, arrival;
+  guint32 size;
+  gboolean probe;
+} Sent;
+
+typedef struct {
+  OctoTime due;                 /* reaches the sender */
+  guint32 max_seq;              /* every seq up to it is reported */
+} Report;
+
+struct _SimGcc {
+  SimWorld *world;
+  OctoGcc *gcc;
+  OctoTime one_way, rtt;
+  Sent sent[SENT_HISTORY];
+  guint32 next_seq_reported;    /* first seq the sender has not heard of */
+  gboolean any_received;
+  guint32 max_seq_received;
+  OctoTime next_report;
+  GQueue reports;               /* Report, in flight to the sender */
+
+  /* probing */
+  guint64 probe_rate;           /* of the cluster being sent; 0 = none */
+  guint32 probe_bytes_left;     /* of it, still to leave the sender */
+  gboolean probe_waiting;       /* sent, result not yet known */
+  guint32 probe_first_seq, probe_last_seq;
+  gboolean exponential;         /* the start-up probing continues */
+  OctoTime next_alr_probe;
+  guint64 app_bytes;            /* submitted in the current window */
+  OctoTime app_window_start;
+  gdouble app_rate;             /* bits/s over the last full window */
+};
+
+static void
+set_rates (SimGcc *g)
+{
+  guint64 target = octo_gcc_target_bps (g->gcc);
+  /* while a probe leaves, the pacer spaces packets at the probe's rate */
+  guint64 pacing = g->probe_bytes_left > 0 ? g->probe_rate :
+      (guint64) (target * SIM_GCC_PACING_FACTOR);
+
+  octo_sender_set_fixed_rates (sim_world_sender (g->world), pacing, target);
+}
+
+static void
+on_sent (const guint8 *data, gsize len, OctoTime now, gpointer user_data)
+{
+  SimGcc *g = user_data;
+  OctoDataPacket p;
+  gboolean probe;
+
+  if (octo_data_parse (data, len, &p, NULL) != OCTO_DATA_OK)
+    return;
+  probe = p.header.stream_id == PROBE_STREAM;
+  g->sent[p.seq % SENT_HISTORY] = (Sent) { now, OCTO_TIME_NONE,
+    len + OCTO_LINK_OVERHEAD, probe };
+  if (!probe)
+    return;
+  if (!g->probe_waiting) {
+    g->probe_first_seq = p.seq;
+    g->probe_waiting = TRUE;
+  }
+  g->probe_last_seq = p.seq;
+  g->probe_bytes_left -= MIN (g->probe_bytes_left, p.payload_len);
+  if (g->probe_bytes_left == 0)
+    set_rates (g);
+}
+
+static void
+on_delivered (const guint8 *data, gsize len, OctoTime now, gpointer user_data)
+{
+  SimGcc *g = user_data;
+  OctoDataPacket p;
+
+  if (octo_data_parse (data, len, &p, NULL) != OCTO_DATA_OK)
+    return;
+  g->sent[p.seq % SENT_HISTORY].arrival = now;
+  if (!g->any_received || (gint32) (p.seq - g->max_seq_received) > 0)
+    g->max_seq_received = p.seq;
+  g->any_received = TRUE;
+}
+
+SimGcc *
+sim_gcc_new (SimWorld *world, OctoTime one_way_delay, OctoTime rtt)
+{
+  SimGcc *g = g_new0 (SimGcc, 1);
+  OctoGccConfig config;
+
+  octo_gcc_config_init (&config);
+  g->world = world;
+  g->gcc = octo_gcc_new (&config);
+  g->one_way = one_way_delay;
+  g->rtt = rtt;
+  g_queue_init (&g->reports);
+  sim_world_set_sent_func (world, on_sent, g);
+  sim_world_set_delivered_func (world, on_delivered, g);
+  g->exponential = TRUE;
+  set_rates (g);
+  return g;
+}
+
+void
+sim_gcc_free (SimGcc *g)
+{
+  if (!g)
+    return;
+  g_queue_clear_full (&g->reports, g_free);
+  octo_gcc_free (g->gcc);
+  g_free (g);
+}
+
+static void
+start_probe (SimGcc *g, guint64 rate)
+{
+  OctoHeader params = { .stream_id = PROBE_STREAM };
+  OctoMsgInfo info;
+  guint32 bytes = MAX (rate * PROBE_DURATION / 8 / OCTO_SECOND,
+      (guint64) PROBE_MIN_PACKETS * PROBE_PACKET);
+
+  octo_msg_info_init (&info);
+  info.frame_id = G_MAXUINT32;  /* padding: no frame of the app */
+  g->probe_rate = rate;
+  g->probe_bytes_left = bytes;
+  g->probe_waiting = FALSE;
+  set_rates (g);
+  sim_world_submit (g->world, &params, &info, bytes);
+}
+
+/* Once feedback covers the whole cluster: its result, and what next. */
+static void
+finish_probe (SimGcc *g, OctoTime now)
+{
+  guint n = g->probe_last_seq - g->probe_first_seq + 1, k = 0;
+  OctoTime *send = g_new (OctoTime, n), *arrival = g_new (OctoTime, n);
+  guint32 *bytes = g_new (guint32, n);
+  guint64 result;
+
+  for (guint32 seq = g->probe_first_seq; k < n; seq++) {
+    const Sent *s = &g->sent[seq % SENT_HISTORY];
+    if (!s->probe) {
+      n--;
+      continue;
+    }
+    send[k] = s->send_time;
+    arrival[k] = s->arrival;
+    bytes[k++] = s->size;
+  }
+  result = octo_gcc_probe_rate (send, arrival, bytes, n);
+  octo_gcc_on_probe (g->gcc, result);
+  g->probe_waiting = FALSE;
+  g->exponential = g->exponential && result >= 0.7 * g->probe_rate;
+  g->probe_rate = 0;
+  set_rates (g);
+  if (g->exponential)
+    start_probe (g, 2 * result);
+  else
+    g->next_alr_probe = now + ALR_PROBE_INTERVAL;
+  g_free (send);
+  g_free (arrival);
+  g_free (bytes);
+}
+
+/* The sender hears of every packet up to @max_seq: arrivals or losses. */
+static void
+process_report (SimGcc *g, const Report *r, OctoTime now)
+{
+  while ((gint32) (r->max_seq - g->next_seq_reported) >= 0) {
+    const Sent *s = &g->sent[g->next_seq_reported % SENT_HISTORY];
+    if (!s->probe)
+      octo_gcc_on_packet (g->gcc, s->send_time, s->size,
+          s->arrival <= now ? s->arrival : OCTO_TIME_NONE);
+    g->next_seq_reported++;
+  }
+  octo_gcc_on_feedback (g->gcc, now, g->rtt);
+  if (g->probe_waiting && g->probe_bytes_left == 0
+      && (gint32) (g->next_seq_reported - g->probe_last_seq) > 0)
+    finish_probe (g, now);
+  set_rates (g);
+}
+
+void
+sim_gcc_on_app_bytes (SimGcc *g, guint32 bytes, OctoTime now)
+{
+  if (now >= g->app_window_start + APP_RATE_WINDOW) {
+    g->app_rate = g->app_bytes * 8.0 * OCTO_SECOND / APP_RATE_WINDOW;
+    g->app_bytes = 0;
+    g->app_window_start = now;
+  }
+  g->app_bytes += bytes;
+}
+
+OctoTime
+sim_gcc_run (SimGcc *g, OctoTime now)
+{
+  Report *r;
+  OctoTime next;
+
+  if (now == 0 && g->exponential && g->probe_rate == 0)
+    start_probe (g, 3 * octo_gcc_target_bps (g->gcc));
+  if (now >= g->next_report) {
+    if (g->any_received) {
+      r = g_new (Report, 1);
+      r->due = now + g->one_way;
+      r->max_seq = g->max_seq_received;
+      g_queue_push_tail (&g->reports, r);
+    }
+    g->next_report = now + SIM_GCC_FEEDBACK_INTERVAL;
+  }
+  while ((r = g_queue_peek_head (&g->reports)) && r->due <= now) {
+    g_queue_pop_head (&g->reports);
+    process_report (g, r, now);
+    g_free (r);
+  }
+  /* application-limited: the app sends well below the target */
+  if (!g->exponential && g->probe_rate == 0 && now >= g->next_alr_probe
+      && g->next_alr_probe > 0
+      && g->app_rate < 0.8 * octo_gcc_target_bps (g->gcc))
+    start_probe (g, 2 * octo_gcc_target_bps (g->gcc));
+  next = g->next_report;
+  if ((r = g_queue_peek_head (&g->reports)))
+    next = MIN (next, r->due);
+  if (!g->exponential && g->probe_rate == 0 && g->next_alr_probe > now)
+    next = MIN (next, g->next_alr_probe);
+  return next;
+}
+
+guint64
+sim_gcc_target_bps (const SimGcc *g)
+{
+  return octo_gcc_target_bps (g->gcc);
+}
