@@ -33,8 +33,10 @@ build-asan: deps $(ASAN_BUILD)/build.ninja
 test: build build-asan
 	$(SAN_ENV) scripts/run-tests.sh $(BUILD) $(ASAN_BUILD)
 
+# Case study 2 through octopus-shim twice (Octopus queue vs drop-tail) and
+# a side-by-side table.
 demo: build
-	$(BUILD)/bench/octo-bench-engine
+	BUILD=$(BUILD) demo-pipelines/case2-demo.sh
 
 bench: build
 	$(BUILD)/bench/octo-bench-engine
@@ -44,16 +46,14 @@ bench: build
 experiments: build
 	bench/experiments.py --sim $(BUILD)/bench/sim/octo-sim $(ARGS)
 
-# libFuzzer targets (clang), each run FUZZ_SECONDS on a copy of its corpus.
+# libFuzzer targets (clang), each run FUZZ_SECONDS on a copy of its seed
+# corpus: tests/fuzz/corpus/NAME or tests/fuzz/PART/corpus/NAME for
+# fuzz-NAME or fuzz-PART-NAME.
 fuzz: deps
 	test -f $(FUZZ_BUILD)/build.ninja || CC=clang CXX=clang++ meson setup \
 	  $(FUZZ_BUILD) -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C $(FUZZ_BUILD)
-	for t in $$(ls tests/fuzz/corpus); do \
-	  mkdir -p $(FUZZ_BUILD)/corpus/$$t && cp -n tests/fuzz/corpus/$$t/* $(FUZZ_BUILD)/corpus/$$t/; \
-	  $(FUZZ_BUILD)/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
-	    -print_final_stats=1 $(FUZZ_BUILD)/corpus/$$t || exit 1; \
-	done
+	scripts/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -25,6 +25,8 @@ VIDEO = os.path.join(ROOT, "data", "traces", "video")
 
 SCHEMES = ["octopus", "octobbr", "fifo", "pdrop50", "pdrop100", "pdrop200",
            "pdrop375", "codel", "bode", "oracle"]
+# Endpoint-adaptation baselines (harness II), run only for the cases they model.
+BASELINES = {"gcc": [2]}
 DEV_TRACES = {1: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-2016"],
               2: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-2016"],
               3: ["5G-static-1"]}
@@ -67,6 +69,8 @@ def plan(args):
                 for video in videos:
                     vpath = resolve(video, VIDEO, ".trace")
                     for scheme in args.schemes:
+                        if case not in BASELINES.get(scheme, [case]):
+                            continue
                         name = "-".join([f"case{case}", scheme, label(down, False),
                                          f"{rtt}ms", label(vpath, True)])
                         cmd = [args.sim, "--case", str(case), "--scheme", scheme,
@@ -108,9 +112,10 @@ def main():
                    help="unconstrained uplink even where a .up trace exists")
     p.add_argument("--no-report", action="store_true")
     args = p.parse_args()
-    unknown = [s for s in args.schemes if s not in SCHEMES]
+    known = SCHEMES + list(BASELINES)
+    unknown = [s for s in args.schemes if s not in known]
     if unknown:
-        sys.exit(f"experiments: unknown scheme(s) {', '.join(unknown)}; known: {', '.join(SCHEMES)}")
+        sys.exit(f"experiments: unknown scheme(s) {', '.join(unknown)}; known: {', '.join(known)}")
     if not os.access(args.sim, os.X_OK):
         sys.exit(f"experiments: simulator not built: {args.sim} (run make)")
     args.out = os.path.abspath(args.out)

@@ -1,4 +1,5 @@
 #include "shim-addr.h"
+#include "transport/octo-packet.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -77,8 +78,12 @@ shim_addr_key (const ShimAddr *addr)
   return (guint64) ntohl (a->sin_addr.s_addr) << 16 | ntohs (a->sin_port);
 }
 
+/* An IPv6 header is 20 bytes longer than IPv4's. */
+#define IPV6_EXTRA_OVERHEAD 20
+
 guint32
 shim_addr_overhead (const ShimAddr *addr)
 {
-  return addr->ss.ss_family == AF_INET6 ? 48 : 28;
+  return OCTO_LINK_OVERHEAD +
+      (addr->ss.ss_family == AF_INET6 ? IPV6_EXTRA_OVERHEAD : 0);
 }

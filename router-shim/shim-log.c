@@ -74,11 +74,15 @@ shim_log_departure (Shim *shim, const ShimPacket *p, guint32 size,
   print_stream (shim->log, p);
 }
 
+/* Stamped with the link's decision time: the arrival's for a drop on
+ * enqueue, the opportunity's for one decided while the link runs. */
 void
 shim_log_drop (Shim *shim, const ShimPacket *p, guint32 size,
     OctoDropReason reason)
 {
-  fprintf (shim->log, "%.3f d %u %s %s", MS_F (shim->now - shim->start),
+  OctoTime t = octo_link_time (shim->link[p->dir]);
+
+  fprintf (shim->log, "%.3f d %u %s %s", MS_F (t - shim->start),
       size, octo_drop_reason_to_string (reason),
       shim_direction_name (p->dir));
   print_stream (shim->log, p);

@@ -30,6 +30,10 @@
 /* Batches read from one socket before the links are served again. */
 #define SHIM_READ_BUDGET 4
 #define SHIM_SOCKET_BUFFER (4 << 20)
+/* A logged link reports every opportunity, so it cannot skip an idle
+ * stretch: it is run at least this often, and traffic resuming after a long
+ * idle never replays all of it in one turn. */
+#define SHIM_LOG_TICK (100 * OCTO_MSECOND)
 
 enum { EV_LISTEN, EV_FORWARD, EV_TIMER, EV_SIGNAL, EV_DEADLINE };
 #define EV(kind, user) ((guint64) (user) << 3 | (kind))
@@ -81,7 +85,9 @@ typedef struct {
   gboolean quit;
 } Loop;
 
-static Loop loop;
+/* No fd yet: a teardown after an early error closes nothing. */
+static Loop loop = { .epoll_fd = -1, .timer_fd = -1, .signal_fd = -1,
+  .deadline_fd = -1 };
 
 const gchar *
 shim_direction_name (ShimDirection dir)
@@ -104,13 +110,17 @@ packet_dropped (const OctoPacket *packet, OctoDropReason reason,
   Shim *shim = user_data;
   ShimPacket *p = packet->data;
 
-  p->stream->packets_dropped[reason]++;
-  p->stream->bytes_dropped[reason] += packet->size;
   if (shim->log)
     shim_log_drop (shim, p, packet->size, reason);
-  /* A trimmed packet stays queued; everything else is gone for good. */
-  if (reason != OCTO_DROP_TRIM)
-    shim_packet_free (p);
+  /* A trimmed packet stays queued: not a drop. */
+  if (reason == OCTO_DROP_TRIM) {
+    p->stream->packets_trimmed++;
+    p->stream->bytes_trimmed += packet->size;
+    return;
+  }
+  p->stream->packets_dropped[reason]++;
+  p->stream->bytes_dropped[reason] += packet->size;
+  shim_packet_free (p);
 }
 
 static void
@@ -125,8 +135,11 @@ log_opportunity_up (OctoTime t, guint32 bytes, gpointer user_data)
   shim_log_opportunity (user_data, SHIM_UP, t, bytes);
 }
 
+/* A socket bound to @bind_addr and, if @peer is set, connected to it so
+ * that the kernel drops datagrams from anyone else. */
 static int
-open_socket (const ShimAddr *bind_addr, ShimAddr *bound, GError **error)
+open_socket (const ShimAddr *bind_addr, const ShimAddr *peer, ShimAddr *bound,
+    GError **error)
 {
   gchar text[SHIM_ADDR_STRLEN];
   int size = SHIM_SOCKET_BUFFER;
@@ -141,6 +154,14 @@ open_socket (const ShimAddr *bind_addr, ShimAddr *bound, GError **error)
         g_strerror (errno));
     if (fd >= 0)
       close (fd);
+    return -1;
+  }
+  if (peer && connect (fd, (const struct sockaddr *) &peer->ss,
+          peer->len) < 0) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "cannot connect to %s: %s", shim_addr_to_string (peer, text),
+        g_strerror (errno));
+    close (fd);
     return -1;
   }
   /* Big buffers absorb bursts between two turns of the loop; FORCE works
@@ -174,12 +195,14 @@ setup_user (Shim *shim, ShimUser *u, GError **error)
   OctoQdiscEnv env;
   gchar a[SHIM_ADDR_STRLEN], b[SHIM_ADDR_STRLEN], c[SHIM_ADDR_STRLEN];
 
-  u->listen_fd = open_socket (&u->listen_addr, &u->listen_addr, error);
+  u->listen_fd = open_socket (&u->listen_addr, NULL, &u->listen_addr, error);
   if (u->listen_fd < 0)
     return FALSE;
-  /* Replies must come back to this socket: bind it to a port of its own. */
+  /* Replies must come back to this socket: a port of its own, and only the
+   * receiver may feed the up link. */
   any.ss.ss_family = u->forward_addr.ss.ss_family;
-  u->forward_fd = open_socket (&any, &u->forward_local, error);
+  u->forward_fd = open_socket (&any, &u->forward_addr, &u->forward_local,
+      error);
   if (u->forward_fd < 0)
     return FALSE;
   if (!watch (u->listen_fd, EV (EV_LISTEN, u->index), error) ||
@@ -256,6 +279,10 @@ shim_setup (Shim *shim, GError **error)
     for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
       shim->link[d] = octo_link_new (shim->trace[d], shim->delay,
           shim->start);
+      /* Else a flood through a direction without a trace would sit in
+       * propagation without bound. */
+      if (shim->trace[d] == NULL)
+        octo_link_set_flight_limit (shim->link[d], shim->flight_limit_bytes);
       if (shim->log)
         octo_link_set_opportunity_func (shim->link[d], d == SHIM_DOWN ?
             log_opportunity_down : log_opportunity_up, shim);
@@ -348,7 +375,6 @@ advance_to (Shim *shim, ShimDirection dir, OctoTime t)
     octo_link_advance (shim->link[dir], t);
     loop.advanced[dir] = t;
   }
-  shim->now = loop.advanced[dir];
   return loop.advanced[dir];
 }
 
@@ -378,6 +404,9 @@ arm_timer (Shim *shim)
   for (guint d = 0; d < SHIM_N_DIRECTIONS && !shim->bare; d++)
     if (octo_link_next_wakeup (shim->link[d], &t))
       next = MIN (next, t);
+  if (shim->log)
+    next = MIN (next, MIN (loop.advanced[SHIM_DOWN], loop.advanced[SHIM_UP]) +
+        SHIM_LOG_TICK);
   next = next == G_MAXUINT64 ? 0 : MAX (next, 1);
   /* One syscall saved per turn of a busy loop. */
   if (next == loop.armed)
@@ -433,7 +462,7 @@ forward_bare (ShimUser *u, ShimDirection dir, guint n)
       continue;
     }
     /* Rare: made contiguous so that every datagram is one iovec. */
-    ShimPacket *p = large[n_large++] = shim_packet_new_large (
+    ShimPacket *p = large[n_large++] = shim_packet_new_copy (
         rb->slot[i]->data, SHIM_SLOT_PAYLOAD, rb->iov[i][1].iov_base,
         len - SHIM_SLOT_PAYLOAD);
     datagrams[i] = (struct iovec) { p->data, len };
@@ -504,9 +533,14 @@ receive (Shim *shim, ShimUser *u, ShimDirection dir)
         u->oversized++;
         continue;
       }
+      /* A small datagram gets a copy of its size, the slot is reused: the
+       * queues charge bytes, and a flood of tiny datagrams must not hold a
+       * whole slot each. */
       if (len > SHIM_SLOT_PAYLOAD)
-        p = shim_packet_new_large (p->data, SHIM_SLOT_PAYLOAD,
+        p = shim_packet_new_copy (p->data, SHIM_SLOT_PAYLOAD,
             rb->iov[i][1].iov_base, len - SHIM_SLOT_PAYLOAD);
+      else if (len <= SHIM_SMALL_PAYLOAD)
+        p = shim_packet_new_copy (p->data, len, NULL, 0);
       else
         rb->slot[i] = NULL;
       p->len = len;
@@ -615,6 +649,9 @@ shim_teardown (Shim *shim)
 {
   OctoPacket p;
 
+  /* What is still queued at exit was neither sent nor dropped by a rule:
+   * it must not show up in the log as drops. */
+  shim_log_close (shim);
   for (guint i = 0; shim->users && i < shim->users->len; i++) {
     ShimUser *u = shim->users->pdata[i];
     for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
@@ -654,5 +691,4 @@ shim_teardown (Shim *shim)
   g_free (loop.recv.spill);
   if (loop.arrivals)
     g_array_free (loop.arrivals, TRUE);
-  shim_log_close (shim);
 }

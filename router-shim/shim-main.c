@@ -6,11 +6,12 @@
 
 #define DEFAULT_QUEUE "octopus"
 #define DEFAULT_UP_QUEUE "droptail"
+#define DEFAULT_FLIGHT_LIMIT "4MB"
 
 static gchar *opt_listen, *opt_forward, *opt_down_trace, *opt_up_trace;
 static gchar **opt_routes;
 static gint opt_delay_ms = -1;
-static gchar *opt_queue, *opt_up_queue, *opt_buffer;
+static gchar *opt_queue, *opt_up_queue, *opt_buffer, *opt_flight_limit;
 static gchar *opt_log, *opt_stats;
 static gdouble opt_duration;
 static gboolean opt_bare;
@@ -22,8 +23,8 @@ static const GOptionEntry entries[] = {
     "ADDR:PORT" },
   { "forward", 0, 0, G_OPTION_ARG_STRING, &opt_forward,
     "Send them through the down link to ADDR:PORT, from a socket of the "
-    "shim's own; what comes back to that socket goes through the up link to "
-    "the last sender", "ADDR:PORT" },
+    "shim's own; what comes back to that socket from ADDR:PORT goes through "
+    "the up link to the last sender", "ADDR:PORT" },
   { "route", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_routes,
     "Add a user (repeatable): its own queues, sharing the links with the "
     "other users, served deficit round robin by bytes", "LISTEN=FORWARD" },
@@ -43,6 +44,10 @@ static const GOptionEntry entries[] = {
   { "buffer", 0, 0, G_OPTION_ARG_STRING, &opt_buffer,
     "Buffer of every queue unless its spec sets limit= (default 375KB)",
     "BYTES" },
+  { "flight-limit", 0, 0, G_OPTION_ARG_STRING, &opt_flight_limit,
+    "Most bytes a direction without a trace holds in propagation (and one "
+    "packet per 64 of them); beyond it packets wait in their queue, whose "
+    "limit drops the excess (default " DEFAULT_FLIGHT_LIMIT ")", "BYTES" },
   { "log", 0, 0, G_OPTION_ARG_FILENAME, &opt_log,
     "Write one line per event (Mahimahi-like: arrivals '+', departures '-' "
     "with queueing delay, drops 'd' with reason, opportunities '#')",
@@ -68,7 +73,7 @@ static gchar *
 queue_help (void)
 {
   GString *s = g_string_new ("Queue disciplines (every one also takes "
-      "limit=BYTES):\n");
+      "limit=BYTES, and holds at most one packet per 64 of them):\n");
   const OctoQdiscOps *const *ops = octo_qdisc_list ();
 
   for (guint i = 0; ops[i]; i++)
@@ -103,6 +108,26 @@ add_user (Shim *shim, const gchar *listen, const gchar *forward,
       !shim_addr_parse (forward, &u->forward_addr, error))
     return NULL;
   return u;
+}
+
+/* A size in the syntax of the queues' limit= (375000, 375KB, 64KiB...). */
+static gboolean
+parse_size (const gchar *flag, const gchar *text, guint64 *bytes,
+    GError **error)
+{
+  gchar *spec = g_strdup_printf ("droptail:limit=%s", text);
+  OctoQdiscEnv env;
+
+  octo_qdisc_env_init (&env);
+  OctoQdisc *probe = octo_qdisc_new (spec, &env, error);
+  g_free (spec);
+  if (probe == NULL) {
+    g_prefix_error (error, "%s: ", flag);
+    return FALSE;
+  }
+  *bytes = octo_qdisc_limit_bytes (probe);
+  octo_qdisc_free (probe);
+  return TRUE;
 }
 
 /* Everything wrong with the command line, as a usage error. */
@@ -155,20 +180,11 @@ configure (Shim *shim, GError **error)
   shim->queue_spec[SHIM_UP] = g_strdup (opt_up_queue ? opt_up_queue :
       DEFAULT_UP_QUEUE);
   shim->buffer_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES;
-  if (opt_buffer) {
-    /* The same size syntax as the queues' limit=. */
-    gchar *spec = g_strdup_printf ("droptail:limit=%s", opt_buffer);
-    OctoQdiscEnv env;
-    octo_qdisc_env_init (&env);
-    OctoQdisc *probe = octo_qdisc_new (spec, &env, error);
-    g_free (spec);
-    if (probe == NULL) {
-      g_prefix_error (error, "--buffer: ");
-      return FALSE;
-    }
-    shim->buffer_bytes = octo_qdisc_limit_bytes (probe);
-    octo_qdisc_free (probe);
-  }
+  if ((opt_buffer && !parse_size ("--buffer", opt_buffer,
+              &shim->buffer_bytes, error)) ||
+      !parse_size ("--flight-limit", opt_flight_limit ? opt_flight_limit :
+          DEFAULT_FLIGHT_LIMIT, &shim->flight_limit_bytes, error))
+    return FALSE;
   shim->log_path = opt_bare ? NULL : opt_log;
   shim->stats_path = opt_stats;
   shim->duration_s = opt_duration;

@@ -26,14 +26,15 @@ shim_packet_new_slot (void)
 }
 
 ShimPacket *
-shim_packet_new_large (const guint8 *head, gsize head_len,
+shim_packet_new_copy (const guint8 *head, gsize head_len,
     const guint8 *tail, gsize tail_len)
 {
   ShimPacket *p = g_malloc (sizeof (ShimPacket) + head_len + tail_len);
 
   p->pooled = FALSE;
   memcpy (p->data, head, head_len);
-  memcpy (p->data + head_len, tail, tail_len);
+  if (tail_len > 0)
+    memcpy (p->data + head_len, tail, tail_len);
   return p;
 }
 

@@ -33,6 +33,16 @@ set_gso (struct msghdr *msg, GsoControl *control, guint16 size)
   memcpy (CMSG_DATA (c), &size, sizeof size);
 }
 
+/* Errors with which the kernel refuses a GSO send it cannot do: EIO (no
+ * checksum offload on the route), EINVAL (segment larger than the route
+ * MTU), ENOPROTOOPT / EOPNOTSUPP (no UDP_SEGMENT). */
+static gboolean
+gso_unsupported (int error)
+{
+  return error == EIO || error == EINVAL || error == ENOPROTOOPT ||
+      error == EOPNOTSUPP;
+}
+
 /* Splits @datagrams into messages: a run of equal sizes (the last may be
  * shorter, as GSO allows) becomes one; returns the number of messages and
  * where each starts in @first (first[m] = n). */
@@ -87,12 +97,13 @@ shim_send (int fd, const ShimAddr *to, const struct iovec *datagrams,
     if (errno == EINTR)
       continue;
     guint count = first[done + 1] - first[done];
-    if (count > 1 && !gso_refused) {
-      /* No GSO here (old kernel, route MTU, no checksum offload): send
-       * this run one by one, and never try again. */
+    if (count > 1 && !gso_refused && gso_unsupported (errno)) {
+      /* No GSO here: send this run one by one, and never try again. */
       gso_refused = TRUE;
       accepted += shim_send (fd, to, &datagrams[first[done]], count, errors);
     } else {
+      /* A full buffer (EAGAIN, ENOBUFS) or an unreachable receiver: these
+       * datagrams are lost, GSO stays. */
       *errors += count;
     }
     done++;

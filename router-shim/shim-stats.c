@@ -73,15 +73,22 @@ append_hist_ms (GString *out, const gchar *name, const ShimHist *h)
       shim_hist_quantile (h, 0.99) / 1000.0, h->max / 1000.0);
 }
 
+/* "dropped" by reason, then "trimmed", left open for the caller to extend
+ * and close: trimming does not remove a packet, so packets_in = packets_out
+ * + the drops (+ what is queued). */
 static void
-append_drops (GString *out, const guint64 *packets, const guint64 *bytes)
+append_drops (GString *out, const guint64 *packets, const guint64 *bytes,
+    guint64 packets_trimmed, guint64 bytes_trimmed)
 {
   g_string_append (out, "\"dropped\": {");
   for (guint r = 0; r < OCTO_DROP_N_REASONS; r++)
-    g_string_append_printf (out, "%s\"%s\": {\"packets\": %" G_GUINT64_FORMAT
-        ", \"bytes\": %" G_GUINT64_FORMAT "}", r ? ", " : "",
-        octo_drop_reason_to_string (r), packets[r], bytes[r]);
-  g_string_append (out, "}");
+    if (r != OCTO_DROP_TRIM)
+      g_string_append_printf (out, "%s\"%s\": {\"packets\": %"
+          G_GUINT64_FORMAT ", \"bytes\": %" G_GUINT64_FORMAT "}",
+          r ? ", " : "", octo_drop_reason_to_string (r), packets[r], bytes[r]);
+  g_string_append_printf (out, "}, \"trimmed\": {\"packets\": %"
+      G_GUINT64_FORMAT ", \"bytes\": %" G_GUINT64_FORMAT, packets_trimmed,
+      bytes_trimmed);
 }
 
 static void
@@ -102,8 +109,9 @@ append_stream (GString *out, const ShimStream *s, gboolean *first)
       ", \"bytes_in\": %" G_GUINT64_FORMAT ", \"packets_out\": %"
       G_GUINT64_FORMAT ", \"bytes_out\": %" G_GUINT64_FORMAT ", ",
       s->packets_in, s->bytes_in, s->packets_out, s->bytes_out);
-  append_drops (out, s->packets_dropped, s->bytes_dropped);
-  g_string_append (out, ", ");
+  append_drops (out, s->packets_dropped, s->bytes_dropped,
+      s->packets_trimmed, s->bytes_trimmed);
+  g_string_append (out, "}, ");
   append_hist_ms (out, "queue_delay_ms", &s->delay);
   g_string_append (out, "}");
 }
@@ -151,15 +159,15 @@ append_user (GString *out, Shim *shim, ShimUser *u)
   for (guint d = 0; d < SHIM_N_DIRECTIONS && !shim->bare; d++) {
     const OctoQdiscStats *s = octo_qdisc_get_stats (u->qdisc[d]);
     g_string_append_printf (out, "%s\"%s\": {\"discipline\": \"%s\", "
-        "\"limit_bytes\": %" G_GUINT64_FORMAT ", \"packets_in\": %"
-        G_GUINT64_FORMAT ", \"packets_out\": %" G_GUINT64_FORMAT
-        ", \"packets_trimmed\": %" G_GUINT64_FORMAT ", \"chunks_trimmed\": %"
+        "\"limit_bytes\": %" G_GUINT64_FORMAT ", \"limit_packets\": %u, "
+        "\"packets_in\": %" G_GUINT64_FORMAT ", \"packets_out\": %"
         G_GUINT64_FORMAT ", ", d ? ", " : "", shim_direction_name (d),
         octo_qdisc_name (u->qdisc[d]), octo_qdisc_limit_bytes (u->qdisc[d]),
-        s->packets_in, s->packets_out, s->packets_trimmed,
+        octo_qdisc_limit_packets (u->qdisc[d]), s->packets_in, s->packets_out);
+    append_drops (out, s->packets_dropped, s->bytes_dropped,
+        s->packets_trimmed, s->bytes_trimmed);
+    g_string_append_printf (out, ", \"chunks\": %" G_GUINT64_FORMAT "}}",
         s->chunks_trimmed);
-    append_drops (out, s->packets_dropped, s->bytes_dropped);
-    g_string_append (out, "}");
   }
   g_string_append (out, "},\n     \"streams\": [");
   g_hash_table_iter_init (&iter, u->streams);

@@ -29,8 +29,9 @@ typedef struct {
   gchar source_str[SHIM_ADDR_STRLEN];
   gint32 stream_id;     /* -1: untagged; -2: the overflow entry */
   guint64 packets_in, bytes_in, packets_out, bytes_out;
-  guint64 packets_dropped[OCTO_DROP_N_REASONS];
+  guint64 packets_dropped[OCTO_DROP_N_REASONS];  /* OCTO_DROP_TRIM: 0 */
   guint64 bytes_dropped[OCTO_DROP_N_REASONS];
+  guint64 packets_trimmed, bytes_trimmed;       /* still queued: not drops */
   ShimHist delay;       /* queueing delay of departures, us */
 } ShimStream;
 
@@ -73,6 +74,7 @@ typedef struct {
   OctoTime delay;
   gchar *queue_spec[SHIM_N_DIRECTIONS];
   guint64 buffer_bytes;
+  guint64 flight_limit_bytes;   /* propagation line of an untraced link */
   gchar *log_path, *stats_path;
   gdouble duration_s;           /* 0: run until a signal */
   gboolean bare;                /* forward without link or queue (benchmark) */
@@ -83,7 +85,6 @@ typedef struct {
   OctoLink *link[SHIM_N_DIRECTIONS];
   ShimHist timing_error[SHIM_N_DIRECTIONS];     /* actual - scheduled, us */
   FILE *log;
-  OctoTime now;                 /* time of the event being processed */
 } Shim;
 
 OctoTime shim_clock_now (void);

@@ -37,7 +37,7 @@ static GOptionEntry entries[] = {
   {"trace", 0, 0, G_OPTION_ARG_STRING, &trace, "Label", "NAME"},
   {"video", 0, 0, G_OPTION_ARG_STRING, &video, "Label", "NAME"},
   {"rtt-ms", 0, 0, G_OPTION_ARG_INT, &rtt_ms, "Label", "MS"},
-  {NULL}
+  G_OPTION_ENTRY_NULL
 };
 
 /* Reads @path as CSV with a header line and @n_fields numeric fields per

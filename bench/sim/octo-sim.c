@@ -44,7 +44,7 @@ static GOptionEntry entries[] = {
       "or '.')", "NAME"},
   {"list-schemes", 0, 0, G_OPTION_ARG_NONE, &list_schemes,
       "List the schemes and exit", NULL},
-  {NULL}
+  G_OPTION_ENTRY_NULL
 };
 
 

@@ -33,13 +33,30 @@ sim_world_config_init (SimWorldConfig *config)
   config->link_buffer_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES;
 }
 
+OctoTrace *
+sim_constant_trace (guint packets_per_ms)
+{
+  GString *text;
+  OctoTrace *trace;
+
+  if (packets_per_ms == 0)
+    return NULL;
+  text = g_string_new (NULL);
+  for (guint i = 0; i < packets_per_ms; i++)
+    g_string_append (text, "1\n");
+  trace = octo_trace_parse (text->str, text->len, "constant", NULL);
+  g_string_free (text, TRUE);
+  return trace;
+}
+
 static void
 free_packet (const OctoPacket *packet, OctoDropReason reason,
     gpointer user_data)
 {
-  (void) reason;
   (void) user_data;
-  g_free (packet->data);
+  /* a trimmed packet stays queued: only chunks were cut off it */
+  if (reason != OCTO_DROP_TRIM)
+    g_free (packet->data);
 }
 
 static void

@@ -29,6 +29,10 @@ typedef struct {
 
 void sim_world_config_init (SimWorldConfig *config);
 
+/* A constant link of k x 12 Mbit/s (k opportunities every ms); NULL for 0,
+ * an unconstrained link.  Free with octo_trace_free(). */
+OctoTrace *sim_constant_trace (guint packets_per_ms);
+
 typedef struct {
   guint64 capacity_bytes;       /* offered by the downlink's opportunities */
   guint64 delivered_bytes;      /* link bytes that crossed the downlink */

@@ -106,7 +106,7 @@ main (int argc, char **argv)
         "BIN"},
     {"link-mbps", 0, 0, G_OPTION_ARG_INT, &link_mbps,
         "estimate: link rate, a multiple of 12", "M"},
-    {NULL}
+    G_OPTION_ENTRY_NULL
   };
   GOptionContext *ctx = g_option_context_new ("- loopback transport bench");
   GError *err = NULL;

@@ -6,7 +6,7 @@
  *
  * Prints one line per case; the estimate is averaged over every 100 ms
  * after the first 2 s. */
-#include "transport-sim.h"
+#include "sim-world.h"
 
 #include <stdio.h>
 
@@ -16,14 +16,14 @@ typedef struct {
 } Backlog;
 
 static OctoTime
-backlog_app (TransportSim *sim, OctoTime now, gpointer user_data)
+backlog_app (SimWorld *sim, OctoTime now, gpointer user_data)
 {
   Backlog *b = user_data;
   OctoHeader h = { 0 };
   OctoMsgInfo info;
   octo_msg_info_init (&info);
   info.capture_time = now;
-  transport_sim_submit (sim, &h, &info, b->size);
+  sim_world_submit (sim, &h, &info, b->size);
   return now + b->interval;
 }
 
@@ -52,7 +52,8 @@ cmp_time (gconstpointer a, gconstpointer b)
 static void
 run_link (guint k, OctoSenderCc cc, guint seconds, OctoTime rtt)
 {
-  TransportSimConfig c;
+  SimWorldConfig c;
+  OctoTrace *trace;
   guint64 link = k * 12000000ull;
   /* Offered: twice the link in 10 kB messages, always backlogged. */
   Backlog b = { 10000, 10000ull * 8 * OCTO_SECOND / (2 * link) };
@@ -60,20 +61,20 @@ run_link (guint k, OctoSenderCc cc, guint seconds, OctoTime rtt)
   gdouble sum = 0;
   guint n = 0;
 
-  transport_sim_config_init (&c);
+  sim_world_config_init (&c);
   c.sender.cc = cc;
-  c.link_packets_per_ms = k;
+  c.down_trace = trace = sim_constant_trace (k);
   c.one_way_delay = rtt / 2;
-  TransportSim *sim = transport_sim_new (&c, on_message, &d);
-  transport_sim_set_app (sim, backlog_app, &b, 0);
+  SimWorld *sim = sim_world_new (&c, on_message, &d, NULL);
+  sim_world_set_app (sim, backlog_app, &b, 0);
   for (OctoTime t = 2 * OCTO_SECOND; t <= seconds * OCTO_SECOND;
       t += 100 * OCTO_MSECOND) {
-    transport_sim_run_until (sim, t);
-    sum += octo_sender_bandwidth (transport_sim_sender (sim));
+    sim_world_run_until (sim, t);
+    sum += octo_sender_bandwidth (sim_world_sender (sim));
     n++;
   }
   OctoSenderStats st;
-  octo_sender_get_stats (transport_sim_sender (sim), &st);
+  octo_sender_get_stats (sim_world_sender (sim), &st);
   g_array_sort (d.latency, cmp_time);
   OctoTime p50 = g_array_index (d.latency, OctoTime, d.latency->len / 2);
   OctoTime p99 = g_array_index (d.latency, OctoTime, d.latency->len * 99 / 100);
@@ -90,7 +91,8 @@ run_link (guint k, OctoSenderCc cc, guint seconds, OctoTime rtt)
       p50 / OCTO_MSECOND, p99 / OCTO_MSECOND,
       st.buffer->packets_dropped[OCTO_DROP_OVERFLOW]);
   g_array_unref (d.latency);
-  transport_sim_free (sim);
+  sim_world_free (sim);
+  octo_trace_free (trace);
 }
 
 typedef struct {
@@ -99,8 +101,9 @@ typedef struct {
 } Meter;
 
 static void
-meter_sent (gsize len, OctoTime now, gpointer user_data)
+meter_sent (const guint8 *data, gsize len, OctoTime now, gpointer user_data)
 {
+  (void) data;
   Meter *m = user_data;
   if (m->first == OCTO_TIME_NONE)
     m->first = now;
@@ -112,24 +115,26 @@ meter_sent (gsize len, OctoTime now, gpointer user_data)
 static void
 run_pacing (guint64 rate, guint seconds)
 {
-  TransportSimConfig c;
+  SimWorldConfig c;
+  OctoTrace *trace;
   Backlog b = { 20000, 20000ull * 8 * OCTO_SECOND / (2 * rate) };
   Meter m = { OCTO_TIME_NONE, 0, 0 };
   Delivered d = { g_array_new (FALSE, FALSE, sizeof (OctoTime)), 0 };
 
-  transport_sim_config_init (&c);
+  sim_world_config_init (&c);
   c.sender.cc = OCTO_SENDER_FIXED;
   c.sender.max_rate = rate;
-  c.link_packets_per_ms = 0;
-  TransportSim *sim = transport_sim_new (&c, on_message, &d);
-  transport_sim_set_app (sim, backlog_app, &b, 0);
-  transport_sim_set_sent_func (sim, meter_sent, &m);
-  transport_sim_run_until (sim, seconds * OCTO_SECOND);
+  c.down_trace = trace = sim_constant_trace (0);
+  SimWorld *sim = sim_world_new (&c, on_message, &d, NULL);
+  sim_world_set_app (sim, backlog_app, &b, 0);
+  sim_world_set_sent_func (sim, meter_sent, &m);
+  sim_world_run_until (sim, seconds * OCTO_SECOND);
   gdouble got = m.bytes * 8.0 * OCTO_SECOND / (m.last - m.first);
   printf ("fixed pacing at %6.1f Mbit/s: sent %.3f Mbit/s (%+.3f %%)\n",
       rate / 1e6, got / 1e6, 100 * (got - rate) / rate);
   g_array_unref (d.latency);
-  transport_sim_free (sim);
+  sim_world_free (sim);
+  octo_trace_free (trace);
 }
 
 int
@@ -139,7 +144,7 @@ main (int argc, char **argv)
   GOptionEntry entries[] = {
     {"seconds", 0, 0, G_OPTION_ARG_INT, &seconds, "Simulated seconds", "S"},
     {"rtt-ms", 0, 0, G_OPTION_ARG_INT, &rtt_ms, "Base round-trip time", "MS"},
-    {NULL}
+    G_OPTION_ENTRY_NULL
   };
   GOptionContext *ctx = g_option_context_new ("- transport simulation bench");
   GError *err = NULL;

@@ -522,7 +522,7 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
     if (p->header.last && p->header.drop)
       record_dropper (s, &p->header);
     octo_arrival_meter_add (&s->arrivals, p->size, now);
-  } else {
+  } else if (e->config.rules) {
     octo_arrival_meter_add (&e->untagged_arrivals, p->size, now);
   }
   return TRUE;

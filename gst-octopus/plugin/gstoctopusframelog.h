@@ -1,4 +1,4 @@
-/* octopusframelog: receiver-side per-frame CSV (shown frames, latency, SSIM). */
+/* octopusframelog: receiver-side log of message arrivals for scoring. */
 #pragma once
 
 #include <gst/base/gstbasesink.h>

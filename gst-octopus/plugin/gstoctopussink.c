@@ -123,14 +123,6 @@ now_ns (void)
   return gst_util_get_timestamp ();
 }
 
-/* What encoders may spend: the link-rate estimate less the packet overhead. */
-static guint64
-payload_rate (GstOctopusSink *self, guint64 link_bps)
-{
-  return gst_util_uint64_scale (link_bps, self->mtu - OCTO_DATA_PREFIX_LEN,
-      self->mtu + OCTO_LINK_OVERHEAD);
-}
-
 static GstStructure *
 build_stats (GstOctopusSink *self)
 {
@@ -204,7 +196,7 @@ announce_bandwidth (GstOctopusSink *self, guint64 bw)
   GST_DEBUG_OBJECT (self, "bandwidth estimate %" G_GUINT64_FORMAT " bit/s", bw);
   g_object_notify_by_pspec (G_OBJECT (self), bandwidth_pspec);
   gst_pad_push_event (GST_BASE_SINK_PAD (self),
-      gst_octopus_event_new_bandwidth (payload_rate (self, bw)));
+      gst_octopus_event_new_bandwidth (bw));
 }
 
 static void

@@ -349,9 +349,12 @@ gst_octopus_src_create (GstPushSrc *psrc, GstBuffer **out)
         Peer *peer = lookup_peer (self, from);
         if (peer) {
           g_mutex_lock (&self->lock);
-          octo_receiver_on_packet (peer->receiver, self->recv_buf, n,
-              gst_util_get_timestamp ());
+          OctoDataParseResult res = octo_receiver_on_packet (peer->receiver,
+              self->recv_buf, n, gst_util_get_timestamp ());
           g_mutex_unlock (&self->lock);
+          if (res != OCTO_DATA_OK)
+            GST_LOG_OBJECT (self, "ignored a %" G_GSSIZE_FORMAT "-byte "
+                "datagram: %s", n, octo_data_parse_result_to_string (res));
         }
       }
       g_object_unref (from);

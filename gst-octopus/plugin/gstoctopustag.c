@@ -1,25 +1,23 @@
 /* octopustag: attaches GstOctopusMeta per a dropping policy preset.
  *
- * Presets (DESIGN.md "Case-study policies") derive the dropping fields from
- * the key-frame flag and the layer ids, never from a frame's position:
+ * The presets are the core's (octo-preset.h, DESIGN.md "Case-study
+ * policies"); they derive the dropping fields from the key-frame flag and
+ * the layer ids, never from a frame's position:
  *
- *  framerate  key frame 0/0, TL0 1/2, TL1 2/2, TL2 3/3 (priority/threshold),
- *             all droppers; layers from vp8enc's GstVP8Meta or our meta.
- *  quality    Qk priority k, bitrate threshold = the upstream meta's
- *             cumulative rate (Q0: none); a key frame's Q0 is a dropper
- *             with threshold 0.
- *  volumetric live (5 density layers): front cells 0/1 L0 -> 0, L1-2 -> 1,
- *             L3-4 -> 2, occluded cells -> 3; trace replay (10 layers):
- *             L0 0, L1-4 1, L5 2, L6-9 3.  Cell 0's L0 is the only dropper,
- *             its threshold cycling 3, 2, 1, 0 over consecutive frames.
+ *  framerate  layers from vp8enc's GstVP8Meta, else our meta's temporal id.
+ *  quality    Qk from our meta's spatial id; its bitrate threshold is the
+ *             upstream meta's cumulative media rate of the level in use.
+ *  volumetric cells 0/1 front, 2/3 occluded (live, density-layers=5), or
+ *             the dance.trace table (density-layers=10).
  *  none       the property values, unless upstream already attached a meta.
  *
- * Bitrate thresholds are media rates; they are scaled by the transport's
- * per-message overhead at @mtu before tagging.  The "tag" signal lets the
- * application adjust every meta last. */
+ * Bitrate thresholds are media rates; they become link rates (per-packet
+ * IP, UDP and transport overhead at @mtu) before tagging.  The "tag" signal
+ * lets the application adjust every meta last. */
 #include "gstoctopustag.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include "octo-preset.h"
 #include "transport/octo-packet.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_octopus_tag_debug);
@@ -69,7 +67,6 @@ struct _GstOctopusTag {
   guint density_layers;
 
   guint32 next_frame_id;
-  guint32 cell0_base_count;     /* volumetric dropper threshold cycle */
 };
 
 #define GST_TYPE_OCTOPUS_TAG_POLICY (gst_octopus_tag_policy_get_type ())
@@ -104,21 +101,23 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
-/* Media rate -> link rate for a message of @size bytes at @mtu. */
+/* Media rate -> link rate: each packet of mtu bytes carries the transport
+ * prefix and IP/UDP headers around mtu - prefix bytes of payload. */
 static guint64
-scale_threshold (GstOctopusTag *self, guint64 bps, gsize size)
+link_rate (GstOctopusTag *self, guint64 media_bps)
 {
-  guint32 count;
-  gdouble link;
+  return MIN (octo_preset_link_rate (media_bps,
+          self->mtu - OCTO_DATA_PREFIX_LEN,
+          OCTO_DATA_PREFIX_LEN + OCTO_LINK_OVERHEAD), OCTO_BITRATE_MAX_BPS);
+}
 
-  if (bps == 0 || size == 0)
-    return bps;
-  count = octo_fragment_count (size, self->mtu);
-  if (count == 0)
-    return bps;
-  link = size + (gdouble) count * (OCTO_LINK_OVERHEAD + OCTO_DATA_PREFIX_LEN)
-      + OCTO_MSG_INFO_LEN;
-  return MIN ((guint64) (bps * link / size), OCTO_BITRATE_MAX_BPS);
+static void
+set_tags (GstOctopusMeta *m, const OctoTags *t)
+{
+  m->priority = t->priority;
+  m->drop = t->drop;
+  m->priority_threshold = t->priority_threshold;
+  m->bitrate_threshold = t->bitrate_threshold;
 }
 
 /* vp8enc (gst-plugins-good >= 1.20) describes temporal layers in a custom
@@ -143,60 +142,44 @@ vp8_temporal_layer (GstBuffer *buf, guint *layer)
 }
 
 static void
-apply_framerate (GstOctopusTag *self, GstBuffer *buf, GstOctopusMeta *m)
+apply_framerate (GstBuffer *buf, GstOctopusMeta *m)
 {
-  static const guint8 prio[] = { 1, 2, 3 }, thr[] = { 2, 2, 3 };
+  OctoTags t = { 0 };
   guint layer = 0;
 
-  (void) self;
   if (!vp8_temporal_layer (buf, &layer) &&
       m->temporal_layer != GST_OCTOPUS_LAYER_NONE)
     layer = m->temporal_layer;
   m->temporal_layer = layer;
-  m->drop = TRUE;
-  if (m->keyframe) {
-    m->priority = m->priority_threshold = 0;
-  } else {
-    layer = MIN (layer, 2);
-    m->priority = prio[layer];
-    m->priority_threshold = thr[layer];
-  }
-  m->bitrate_threshold = 0;
+  octo_preset_framerate (m->keyframe, layer, &t);
+  set_tags (m, &t);
 }
 
 static void
-apply_quality (GstOctopusTag *self, GstBuffer *buf, GstOctopusMeta *m)
+apply_quality (GstOctopusTag *self, GstOctopusMeta *m)
 {
+  OctoTags t = { 0 };
   guint layer = m->spatial_layer == GST_OCTOPUS_LAYER_NONE ? 0 :
-      MIN (m->spatial_layer, GST_OCTOPUS_PRIORITY_MAX);
+      m->spatial_layer;
 
-  m->priority = layer;
-  m->bitrate_threshold = layer == 0 ? 0 :
-      scale_threshold (self, m->bitrate_threshold, gst_buffer_get_size (buf));
-  m->drop = layer == 0 && m->keyframe;
-  m->priority_threshold = 0;
+  octo_preset_quality (layer, m->keyframe,
+      link_rate (self, m->bitrate_threshold), &t);
+  set_tags (m, &t);
 }
 
 static void
 apply_volumetric (GstOctopusTag *self, GstOctopusMeta *m)
 {
+  OctoTags t = { 0 };
   guint cell = m->cell_id == GST_OCTOPUS_LAYER_NONE ? 0 : m->cell_id;
   guint layer = m->density_layer == GST_OCTOPUS_LAYER_NONE ? 0 :
       m->density_layer;
 
-  if (self->density_layers <= 5) {
-    if (cell >= 2)
-      m->priority = 3;
-    else
-      m->priority = layer == 0 ? 0 : (layer <= 2 ? 1 : 2);
-  } else {
-    m->priority = layer == 0 ? 0 : (layer <= 4 ? 1 : (layer == 5 ? 2 : 3));
-  }
-  m->drop = cell == 0 && layer == 0;
-  m->priority_threshold = 0;
-  if (m->drop)
-    m->priority_threshold = 3 - (self->cell0_base_count++ % 4);
-  m->bitrate_threshold = 0;
+  if (self->density_layers <= 5)
+    octo_preset_volumetric (cell, cell < 2, layer, m->frame_id, &t);
+  else
+    octo_preset_volumetric_trace (cell, layer, m->frame_id, &t);
+  set_tags (m, &t);
 }
 
 static GstClockTime
@@ -244,15 +227,14 @@ gst_octopus_tag_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
         m->priority = self->priority;
         m->drop = self->drop;
         m->priority_threshold = self->priority_threshold;
-        m->bitrate_threshold = scale_threshold (self, self->bitrate_threshold,
-            gst_buffer_get_size (buf));
+        m->bitrate_threshold = link_rate (self, self->bitrate_threshold);
       }
       break;
     case GST_OCTOPUS_TAG_POLICY_FRAMERATE:
-      apply_framerate (self, buf, m);
+      apply_framerate (buf, m);
       break;
     case GST_OCTOPUS_TAG_POLICY_QUALITY:
-      apply_quality (self, buf, m);
+      apply_quality (self, m);
       break;
     case GST_OCTOPUS_TAG_POLICY_VOLUMETRIC:
       apply_volumetric (self, m);
@@ -273,7 +255,6 @@ gst_octopus_tag_start (GstBaseTransform *trans)
   GstOctopusTag *self = GST_OCTOPUS_TAG (trans);
   GST_OBJECT_LOCK (self);
   self->next_frame_id = 0;
-  self->cell0_base_count = 0;
   GST_OBJECT_UNLOCK (self);
   return TRUE;
 }

@@ -1,26 +1,23 @@
 /* octopustracesrc: replays the Octopus artifact's video traces in real time.
  *
- * One buffer per message, each carrying a GstOctopusMeta with frame id,
- * layer/cell ids and key-frame flag (octopustag derives the dropping
- * parameters from these) and a payload of the trace's size starting with a
- * record of frame, layer and SSIM (GST_OCTOPUS_TRACE_RECORD_*).
- *
- *  temporal   one message per frame; layers of VP8's 3-layer GoP-8 pattern.
- *  quality    one message per layer; at each GoP start the level is the
- *             highest whose aggregate rate <= the transport's estimate
- *             (paper 000 §6.2; the lowest if none); each layer's meta
- *             carries its cumulative rate as bitrate threshold.
- *  pointcloud layers 0..L of every cell, L the highest layer whose
- *             cumulative rate <= the estimate (at least 0).
+ * The application logic is the core's OctoTraceSource (octo-trace-source.h,
+ * shared with the simulator): per frame the messages with their sizes,
+ * quality and the case's preset tags; the quality trace's level per GoP and
+ * the point cloud's layer count per frame from the transport's estimate.
+ * This element releases each frame at its capture time, one buffer per
+ * message with a GstOctopusMeta (frame id, layer/cell ids, key frame and,
+ * with tag=true, the dropping parameters), and can log what it sent
+ * (sent-log) for bench/sim/octo-metrics.
  *
  * The estimate comes from octopussink's upstream bandwidth event (or the
  * "bitrate" property until the first event). */
 #include "gstoctopustracesrc.h"
 
-#include <math.h>
+#include <stdio.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
-#include "octopus-video-trace.h"
+#include "octo-trace-source.h"
+#include "transport/octo-packet.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_octopus_trace_src_debug);
 #define GST_CAT_DEFAULT gst_octopus_trace_src_debug
@@ -28,29 +25,72 @@ GST_DEBUG_CATEGORY_STATIC (gst_octopus_trace_src_debug);
 enum {
   PROP_0,
   PROP_LOCATION,
+  PROP_KIND,
   PROP_LOOP,
+  PROP_TAG,
+  PROP_MTU,
   PROP_BITRATE,
   PROP_LEVEL,
+  PROP_SENT_LOG,
 };
 
-#define DEFAULT_LOCATION NULL
+typedef enum {
+  GST_OCTOPUS_TRACE_KIND_TEMPORAL = OCTO_SOURCE_TEMPORAL,
+  GST_OCTOPUS_TRACE_KIND_QUALITY = OCTO_SOURCE_QUALITY,
+  GST_OCTOPUS_TRACE_KIND_CLOUD = OCTO_SOURCE_CLOUD,
+} GstOctopusTraceKind;
+
+#define DEFAULT_KIND GST_OCTOPUS_TRACE_KIND_TEMPORAL
 #define DEFAULT_LOOP FALSE
+#define DEFAULT_TAG TRUE
+#define DEFAULT_MTU 1400
 #define DEFAULT_BITRATE 0
 
 struct _GstOctopusTraceSrc {
   GstPushSrc parent;
 
+  /* properties (object lock) */
   gchar *location;
+  GstOctopusTraceKind kind;
   gboolean loop;
-  guint64 bitrate;              /* transport estimate, payload bits/s */
-  guint level_kbps;             /* quality: level in use */
+  gboolean tag;
+  guint mtu;
+  guint64 bitrate;              /* transport estimate, link bits/s */
+  guint level;
+  gchar *sent_log;
 
-  OctopusTrace *trace;
-  guint64 frame;                /* frames emitted, across loops */
-  guint layer, cell;            /* next message within the frame */
-  guint level;                  /* index into trace->level_kbps */
-  guint top_layer;              /* pointcloud: layers 0..top_layer sent */
+  /* streaming thread */
+  OctoTemporalTrace *temporal;
+  OctoQualityTrace *quality;
+  OctoCloudTrace *cloud;
+  OctoTraceSource *source;
+  FILE *log;
+  guint64 frame;
+  guint64 n_frames;             /* one pass of the trace */
+  OctoSourceMessage pending[OCTO_SOURCE_MAX_MESSAGES];
+  guint n_pending, next_pending;
 };
+
+#define GST_TYPE_OCTOPUS_TRACE_KIND (gst_octopus_trace_kind_get_type ())
+static GType
+gst_octopus_trace_kind_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_OCTOPUS_TRACE_KIND_TEMPORAL, "*-temp.trace: VP8 temporal layers "
+          "(case 1)", "temporal"},
+    {GST_OCTOPUS_TRACE_KIND_QUALITY, "*-quality.trace: 3 quality layers "
+          "(case 2)", "quality"},
+    {GST_OCTOPUS_TRACE_KIND_CLOUD, "dance.trace: point-cloud cells and "
+          "density layers (case 3)", "cloud"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstOctopusTraceKind", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 #define gst_octopus_trace_src_parent_class parent_class
 G_DEFINE_TYPE (GstOctopusTraceSrc, gst_octopus_trace_src, GST_TYPE_PUSH_SRC);
@@ -61,34 +101,85 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("application/x-octopus-trace"));
 
+static void
+free_traces (GstOctopusTraceSrc *self)
+{
+  g_clear_pointer (&self->source, octo_trace_source_free);
+  g_clear_pointer (&self->temporal, octo_temporal_trace_free);
+  g_clear_pointer (&self->quality, octo_quality_trace_free);
+  g_clear_pointer (&self->cloud, octo_cloud_trace_free);
+}
+
 static gboolean
 gst_octopus_trace_src_start (GstBaseSrc *bsrc)
 {
   GstOctopusTraceSrc *self = GST_OCTOPUS_TRACE_SRC (bsrc);
+  OctoTraceSourceConfig config;
   GError *err = NULL;
-  gchar *location;
+  gchar *location, *sent_log;
+  GstOctopusTraceKind kind;
 
   GST_OBJECT_LOCK (self);
   location = g_strdup (self->location);
+  sent_log = g_strdup (self->sent_log);
+  kind = self->kind;
+  octo_trace_source_config_init (&config, (OctoSourceKind) kind);
+  config.tag = self->tag;
+  /* Rates in the tags are link rates of this transport's packets. */
+  config.payload = self->mtu - OCTO_DATA_PREFIX_LEN;
+  config.overhead = OCTO_DATA_PREFIX_LEN + OCTO_LINK_OVERHEAD;
   GST_OBJECT_UNLOCK (self);
+
   if (!location) {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("No trace file given"),
-        ("set location to a trace from data/traces/video"));
+        ("set location to a trace from data/traces/video and kind to its "
+            "format"));
+    g_free (sent_log);
     return FALSE;
   }
-  self->trace = octopus_trace_load (location, &err);
-  if (!self->trace) {
+  switch (kind) {
+    case GST_OCTOPUS_TRACE_KIND_TEMPORAL:
+      config.temporal = self->temporal =
+          octo_temporal_trace_load (location, &err);
+      break;
+    case GST_OCTOPUS_TRACE_KIND_QUALITY:
+      config.quality = self->quality = octo_quality_trace_load (location, &err);
+      break;
+    case GST_OCTOPUS_TRACE_KIND_CLOUD:
+      config.cloud = self->cloud = octo_cloud_trace_load (location, &err);
+      break;
+  }
+  if (!err)
+    self->source = octo_trace_source_new (&config, &err);
+  if (err) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
-        ("Could not read trace file '%s'", location), ("%s", err->message));
+        ("Could not read trace file '%s'", location),
+        ("%s (is kind right for this file?)", err->message));
     g_clear_error (&err);
+    free_traces (self);
     g_free (location);
+    g_free (sent_log);
     return FALSE;
+  }
+  if (sent_log) {
+    self->log = fopen (sent_log, "w");
+    if (!self->log) {
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+          ("Could not write sent log '%s'", sent_log), GST_ERROR_SYSTEM);
+      free_traces (self);
+      g_free (location);
+      g_free (sent_log);
+      return FALSE;
+    }
+    fprintf (self->log,
+        "frame,index,capture_ns,keyframe,temporal_layer,level,quality\n");
   }
   g_free (location);
+  g_free (sent_log);
+  self->n_frames = self->temporal ? self->temporal->n_frames :
+      self->quality ? self->quality->n_frames : self->cloud->n_frames;
   self->frame = 0;
-  self->layer = self->cell = 0;
-  self->level = 0;
-  self->top_layer = 0;
+  self->n_pending = self->next_pending = 0;
   return TRUE;
 }
 
@@ -96,123 +187,90 @@ static gboolean
 gst_octopus_trace_src_stop (GstBaseSrc *bsrc)
 {
   GstOctopusTraceSrc *self = GST_OCTOPUS_TRACE_SRC (bsrc);
-  g_clear_pointer (&self->trace, octopus_trace_free);
-  return TRUE;
-}
-
-/* Called at a GoP start (quality) or frame start (pointcloud). */
-static void
-choose_rate (GstOctopusTraceSrc *self, guint trace_frame)
-{
-  OctopusTrace *t = self->trace;
-  guint64 bw;
-
-  GST_OBJECT_LOCK (self);
-  bw = self->bitrate;
-  GST_OBJECT_UNLOCK (self);
-
-  if (t->kind == OCTOPUS_TRACE_QUALITY) {
-    guint level = 0;
-    for (guint i = 0; i < t->n_levels; i++)
-      if ((guint64) t->level_kbps[i] * 1000 <= bw)
-        level = i;
-    if (level != self->level)
-      GST_INFO_OBJECT (self, "level %u kbit/s for estimate %" G_GUINT64_FORMAT,
-          t->level_kbps[level], bw);
-    self->level = level;
-    GST_OBJECT_LOCK (self);
-    self->level_kbps = t->level_kbps[level];
-    GST_OBJECT_UNLOCK (self);
-  } else if (t->kind == OCTOPUS_TRACE_POINTCLOUD) {
-    guint top = 0;
-    for (guint l = 0; l < t->n_layers; l++)
-      if ((guint64) octopus_trace_entry (t, 0, trace_frame, l, 0)->cum_kbps *
-          1000 <= bw)
-        top = l;
-    self->top_layer = top;
+  if (self->log) {
+    fclose (self->log);
+    self->log = NULL;
   }
-}
-
-static void
-write_record (GstBuffer *buf, guint32 frame, guint8 layer, guint8 cell,
-    gdouble ssim_db)
-{
-  guint8 rec[GST_OCTOPUS_TRACE_RECORD_LEN] = { 0 };
-  guint32 ssim = isnan (ssim_db) ? G_MAXUINT32 : (guint32) (ssim_db * 1000);
-
-  GST_WRITE_UINT32_BE (rec, GST_OCTOPUS_TRACE_RECORD_MAGIC);
-  GST_WRITE_UINT32_BE (rec + 4, frame);
-  rec[8] = layer;
-  rec[9] = cell;
-  GST_WRITE_UINT32_BE (rec + 12, ssim);
-  gst_buffer_fill (buf, 0, rec, MIN (sizeof rec, gst_buffer_get_size (buf)));
+  free_traces (self);
+  return TRUE;
 }
 
 static GstFlowReturn
 gst_octopus_trace_src_create (GstPushSrc *psrc, GstBuffer **out)
 {
   GstOctopusTraceSrc *self = GST_OCTOPUS_TRACE_SRC (psrc);
-  OctopusTrace *t = self->trace;
-  guint tf = self->frame % t->n_frames;
-  const OctopusTraceEntry *e;
+  GstClockTime pts;
   GstOctopusMeta *m;
   GstBuffer *buf;
-  guint8 layer_id = GST_OCTOPUS_LAYER_NONE;
 
-  if (self->frame >= t->n_frames && !self->loop)
-    return GST_FLOW_EOS;
+  if (self->next_pending == self->n_pending) {
+    guint64 bw;
+    gboolean loop;
+    GST_OBJECT_LOCK (self);
+    loop = self->loop;
+    GST_OBJECT_UNLOCK (self);
+    if (self->frame == self->n_frames && !loop)
+      return GST_FLOW_EOS;
+    GST_OBJECT_LOCK (self);
+    bw = self->bitrate;
+    GST_OBJECT_UNLOCK (self);
+    self->n_pending = octo_trace_source_next_frame (self->source,
+        octo_trace_source_capture_time (self->source, self->frame), bw,
+        self->pending);
+    self->next_pending = 0;
+    self->frame++;
+    GST_OBJECT_LOCK (self);
+    self->level = octo_trace_source_level (self->source);
+    GST_OBJECT_UNLOCK (self);
+  }
+  const OctoSourceMessage *msg = &self->pending[self->next_pending++];
 
-  if (self->layer == 0 && self->cell == 0 &&
-      (t->kind == OCTOPUS_TRACE_POINTCLOUD ||
-          (t->kind == OCTOPUS_TRACE_QUALITY && tf % t->gop == 0)))
-    choose_rate (self, tf);
+  buf = gst_buffer_new_allocate (NULL, msg->size, NULL);
+  gst_buffer_memset (buf, 0, 0, msg->size);
+  guint8 rec[GST_OCTOPUS_TRACE_RECORD_LEN];
+  GST_WRITE_UINT32_BE (rec, GST_OCTOPUS_TRACE_RECORD_MAGIC);
+  GST_WRITE_UINT32_BE (rec + 4, msg->frame);
+  GST_WRITE_UINT16_BE (rec + 8, msg->index);
+  gst_buffer_fill (buf, 0, rec, MIN (sizeof rec, msg->size));
 
-  e = octopus_trace_entry (t, self->level, tf, self->layer, self->cell);
-  buf = gst_buffer_new_allocate (NULL, e->size, NULL);
-  gst_buffer_memset (buf, 0, 0, e->size);
   m = gst_buffer_add_octopus_meta (buf);
-  m->frame_id = self->frame;
-
-  switch (t->kind) {
-    case OCTOPUS_TRACE_TEMPORAL:{
-      guint pos = tf % t->gop;
-      m->keyframe = pos == 0;
-      m->temporal_layer = pos % 2 ? 2 : (pos % 4 ? 1 : 0);
-      layer_id = m->temporal_layer;
+  m->frame_id = msg->frame;
+  m->keyframe = msg->keyframe;
+  switch (self->kind) {
+    case GST_OCTOPUS_TRACE_KIND_TEMPORAL:
+      m->temporal_layer = msg->layer;
       break;
-    }
-    case OCTOPUS_TRACE_QUALITY:
-      m->keyframe = tf % t->gop == 0;
-      m->spatial_layer = layer_id = self->layer;
-      m->bitrate_threshold = self->layer == 0 ? 0 : (guint64) e->cum_kbps *
-          1000;
+    case GST_OCTOPUS_TRACE_KIND_QUALITY:
+      m->spatial_layer = msg->layer;
       break;
-    case OCTOPUS_TRACE_POINTCLOUD:
-      m->cell_id = self->cell;
-      m->density_layer = layer_id = self->layer;
+    case GST_OCTOPUS_TRACE_KIND_CLOUD:
+      m->cell_id = msg->cell;
+      m->density_layer = msg->layer;
       break;
   }
-  write_record (buf, m->frame_id, layer_id,
-      t->kind == OCTOPUS_TRACE_POINTCLOUD ? self->cell : 0, e->ssim_db);
+  m->priority = msg->tags.priority;
+  m->drop = msg->tags.drop;
+  m->priority_threshold = msg->tags.priority_threshold;
+  m->bitrate_threshold = msg->tags.bitrate_threshold;
+  if (!self->tag && self->kind == GST_OCTOPUS_TRACE_KIND_QUALITY) {
+    /* Layer info for octopustag: the cumulative media rate of the level. */
+    const OctoQualityLevel *level =
+        &self->quality->levels[octo_trace_source_level (self->source)];
+    m->bitrate_threshold = (guint64) level->cumulative_kbps[msg->layer] * 1000;
+  }
   if (!m->keyframe)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
-  GST_BUFFER_PTS (buf) = gst_util_uint64_scale (self->frame, GST_SECOND,
-      t->fps);
-  GST_BUFFER_DURATION (buf) = gst_util_uint64_scale (1, GST_SECOND, t->fps);
 
-  /* Next message: cell-major within a layer for point clouds. */
-  if (t->kind == OCTOPUS_TRACE_POINTCLOUD) {
-    if (++self->cell == t->n_cells) {
-      self->cell = 0;
-      if (++self->layer > self->top_layer)
-        self->layer = 0;
-    }
-  } else if (t->kind == OCTOPUS_TRACE_QUALITY) {
-    if (++self->layer == t->n_layers)
-      self->layer = 0;
-  }
-  if (self->layer == 0 && self->cell == 0)
-    self->frame++;
+  pts = msg->capture;
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = octo_trace_source_frame_interval (self->source);
+  /* Capture = the clock time this frame is released at. */
+  m->capture_time = gst_element_get_base_time (GST_ELEMENT (self)) + pts;
+  if (self->log)
+    fprintf (self->log, "%" G_GUINT64_FORMAT ",%u,%" G_GUINT64_FORMAT
+        ",%d,%u,%u,%.6f\n", msg->frame, msg->index, m->capture_time,
+        msg->keyframe, self->kind == GST_OCTOPUS_TRACE_KIND_TEMPORAL ?
+        msg->layer : 0, octo_trace_source_level (self->source), msg->quality);
   *out = buf;
   return GST_FLOW_OK;
 }
@@ -255,11 +313,24 @@ gst_octopus_trace_src_set_property (GObject *object, guint prop_id,
       g_free (self->location);
       self->location = g_value_dup_string (value);
       break;
+    case PROP_KIND:
+      self->kind = g_value_get_enum (value);
+      break;
     case PROP_LOOP:
       self->loop = g_value_get_boolean (value);
       break;
+    case PROP_TAG:
+      self->tag = g_value_get_boolean (value);
+      break;
+    case PROP_MTU:
+      self->mtu = g_value_get_uint (value);
+      break;
     case PROP_BITRATE:
       self->bitrate = g_value_get_uint64 (value);
+      break;
+    case PROP_SENT_LOG:
+      g_free (self->sent_log);
+      self->sent_log = g_value_dup_string (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -279,14 +350,26 @@ gst_octopus_trace_src_get_property (GObject *object, guint prop_id,
     case PROP_LOCATION:
       g_value_set_string (value, self->location);
       break;
+    case PROP_KIND:
+      g_value_set_enum (value, self->kind);
+      break;
     case PROP_LOOP:
       g_value_set_boolean (value, self->loop);
+      break;
+    case PROP_TAG:
+      g_value_set_boolean (value, self->tag);
+      break;
+    case PROP_MTU:
+      g_value_set_uint (value, self->mtu);
       break;
     case PROP_BITRATE:
       g_value_set_uint64 (value, self->bitrate);
       break;
     case PROP_LEVEL:
-      g_value_set_uint (value, self->level_kbps);
+      g_value_set_uint (value, self->level);
+      break;
+    case PROP_SENT_LOG:
+      g_value_set_string (value, self->sent_log);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -300,6 +383,7 @@ gst_octopus_trace_src_finalize (GObject *object)
 {
   GstOctopusTraceSrc *self = GST_OCTOPUS_TRACE_SRC (object);
   g_free (self->location);
+  g_free (self->sent_log);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -310,6 +394,7 @@ gst_octopus_trace_src_class_init (GstOctopusTraceSrcClass *klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseSrcClass *bsrc_class = GST_BASE_SRC_CLASS (klass);
   GstPushSrcClass *psrc_class = GST_PUSH_SRC_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
 
   gobject_class->set_property = gst_octopus_trace_src_set_property;
   gobject_class->get_property = gst_octopus_trace_src_get_property;
@@ -317,22 +402,37 @@ gst_octopus_trace_src_class_init (GstOctopusTraceSrcClass *klass)
 
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
-          "Video trace file (temporal, quality or point-cloud format)",
-          DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          "Video trace file from data/traces/video", NULL, rw));
+  g_object_class_install_property (gobject_class, PROP_KIND,
+      g_param_spec_enum ("kind", "Kind", "Format of the trace file",
+          GST_TYPE_OCTOPUS_TRACE_KIND, DEFAULT_KIND, rw));
   g_object_class_install_property (gobject_class, PROP_LOOP,
       g_param_spec_boolean ("loop", "Loop",
-          "Start over at the end of the trace instead of ending the stream",
-          DEFAULT_LOOP, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          "Start over at the end of the trace instead of ending the stream "
+          "(frame ids keep counting)", DEFAULT_LOOP, rw));
+  g_object_class_install_property (gobject_class, PROP_TAG,
+      g_param_spec_boolean ("tag", "Tag",
+          "Set the case's preset dropping parameters in the meta (false: "
+          "only frame, layer and key-frame fields, for octopustag)",
+          DEFAULT_TAG, rw));
+  g_object_class_install_property (gobject_class, PROP_MTU,
+      g_param_spec_uint ("mtu", "MTU",
+          "octopussink's mtu, to express rate thresholds as link rates",
+          OCTO_MTU_MIN, OCTO_MTU_MAX, DEFAULT_MTU, rw));
   g_object_class_install_property (gobject_class, PROP_BITRATE,
       g_param_spec_uint64 ("bitrate", "Bitrate",
-          "Transport estimate in bits/s that picks levels and layers; "
+          "Transport estimate in link bits/s that picks levels and layers; "
           "updated by octopussink's bandwidth events", 0, G_MAXUINT64,
-          DEFAULT_BITRATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
+          DEFAULT_BITRATE, rw | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_LEVEL,
       g_param_spec_uint ("level", "Level",
-          "Quality traces: aggregate kbit/s of the level in use", 0,
-          G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+          "Quality level index (quality) or top density layer (cloud) in use",
+          0, G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_SENT_LOG,
+      g_param_spec_string ("sent-log", "Sent log",
+          "CSV of every message sent (frame,index,capture_ns,keyframe,"
+          "temporal_layer,level,quality) for bench/sim/octo-metrics", NULL,
+          rw));
 
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -346,6 +446,7 @@ gst_octopus_trace_src_class_init (GstOctopusTraceSrcClass *klass)
   bsrc_class->event = GST_DEBUG_FUNCPTR (gst_octopus_trace_src_event);
   psrc_class->create = GST_DEBUG_FUNCPTR (gst_octopus_trace_src_create);
 
+  gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_TRACE_KIND, 0);
   GST_DEBUG_CATEGORY_INIT (gst_octopus_trace_src_debug, "octopustracesrc", 0,
       "Octopus video trace replay");
 }
@@ -353,7 +454,10 @@ gst_octopus_trace_src_class_init (GstOctopusTraceSrcClass *klass)
 static void
 gst_octopus_trace_src_init (GstOctopusTraceSrc *self)
 {
+  self->kind = DEFAULT_KIND;
   self->loop = DEFAULT_LOOP;
+  self->tag = DEFAULT_TAG;
+  self->mtu = DEFAULT_MTU;
   self->bitrate = DEFAULT_BITRATE;
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);

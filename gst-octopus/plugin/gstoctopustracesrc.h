@@ -13,10 +13,10 @@ G_DECLARE_FINAL_TYPE (GstOctopusTraceSrc, gst_octopus_trace_src, GST,
 GST_ELEMENT_REGISTER_DECLARE (octopustracesrc);
 
 /* Every message's payload starts with this record (as far as the message
- * is long), so a receiver can score what it got without the trace. */
+ * is long), so a receiver can log what it got without the trace:
+ * bytes 0-3 magic, 4-7 frame id, 8-9 index within the frame, all
+ * big-endian. */
 #define GST_OCTOPUS_TRACE_RECORD_MAGIC 0x4f435452u   /* "OCTR" */
-#define GST_OCTOPUS_TRACE_RECORD_LEN 16
-/* bytes 0-3 magic, 4-7 frame id, 8 layer, 9 cell, 10-11 zero,
- * 12-15 SSIM in milli-dB (0xffffffff: none); all big-endian. */
+#define GST_OCTOPUS_TRACE_RECORD_LEN 10
 
 G_END_DECLS

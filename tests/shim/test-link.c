@@ -223,6 +223,87 @@ test_link_shares_opportunities_between_users (void)
   teardown (&f);
 }
 
+typedef struct {
+  OctoLink *link;
+  OctoTime times[4];
+  guint n;
+} DropTimes;
+
+static void
+record_drop_time (G_GNUC_UNUSED const OctoPacket *packet,
+    G_GNUC_UNUSED OctoDropReason reason, gpointer user_data)
+{
+  DropTimes *d = user_data;
+  g_assert_cmpuint (d->n, <, G_N_ELEMENTS (d->times));
+  d->times[d->n++] = octo_link_time (d->link);
+}
+
+static void
+test_link_time_is_the_decision_time (void)
+{
+  OctoTrace *trace = trace_from ("10\n20\n");
+  OctoLink *link = octo_link_new (trace, 0, 0);
+  DropTimes d = { .link = link };
+  OctoQdiscEnv env;
+
+  octo_qdisc_env_init (&env);
+  env.drop_func = record_drop_time;
+  env.user_data = &d;
+  OctoQdisc *q = octo_qdisc_new ("bode:target=5ms,min_thr=0,limit=1500",
+      &env, NULL);
+  octo_link_add_queue (link, q);
+
+  OctoPacket a = { .data = GUINT_TO_POINTER (1), .size = 1500 };
+  OctoPacket b = { .data = GUINT_TO_POINTER (2), .size = 1500 };
+  octo_link_advance (link, 1 * MS);
+  octo_qdisc_enqueue (q, &a, NULL, NULL, 1 * MS);
+  /* Overflow on arrival at 3 ms: the link's time is the arrival's. */
+  octo_link_advance (link, 3 * MS);
+  g_assert_false (octo_qdisc_enqueue (q, &b, NULL, NULL, 3 * MS));
+  /* Advancing to 12 ms, a (9 ms old) is dropped by the opportunity at
+   * 10 ms, not at the previous event (3 ms) nor at 12 ms. */
+  octo_link_advance (link, 12 * MS);
+  g_assert_cmpuint (d.n, ==, 2);
+  g_assert_cmpuint (d.times[0], ==, 3 * MS);
+  g_assert_cmpuint (d.times[1], ==, 10 * MS);
+  g_assert_cmpuint (octo_link_time (link), ==, 12 * MS);
+  octo_link_free (link);
+  octo_qdisc_free (q);
+  octo_trace_free (trace);
+}
+
+static void
+test_link_unconstrained_flight_is_bounded (void)
+{
+  Fixture f = { 0 };
+  OctoTime t;
+  setup (&f, NULL, 10 * MS, 1);
+  octo_link_set_flight_limit (f.link, 3000);
+  for (guint i = 1; i <= 4; i++)
+    enqueue_burst (&f, 0, i, 1500, 0);
+  /* 3000 bytes in propagation: 3 and 4 wait in their queue, and the link
+   * next needs the caller when 1 and 2 arrive, not at once. */
+  octo_link_advance (f.link, 0);
+  g_assert_cmpuint (octo_link_in_flight (f.link), ==, 2);
+  g_assert_cmpuint (octo_qdisc_queued_packets (f.q[0]), ==, 2);
+  g_assert_true (octo_link_next_wakeup (f.link, &t));
+  g_assert_cmpuint (t, ==, 10 * MS);
+  expect_deliveries (&f, 10 * MS, (guint[]) { 1, 2 },
+      (OctoTime[]) { 10 * MS, 10 * MS }, 2);
+  /* Room again: 3 and 4 leave on the next advance, at once. */
+  g_assert_true (octo_link_next_wakeup (f.link, &t));
+  g_assert_cmpuint (t, ==, 0);
+  octo_link_advance (f.link, 10 * MS);
+  expect_deliveries (&f, 30 * MS, (guint[]) { 3, 4 },
+      (OctoTime[]) { 20 * MS, 20 * MS }, 2);
+  /* The packet bound too: 3000 / 64 = 46 tiny packets. */
+  for (guint i = 1; i <= 60; i++)
+    enqueue_burst (&f, 0, 100 + i, 1, 30 * MS);
+  octo_link_advance (f.link, 30 * MS);
+  g_assert_cmpuint (octo_link_in_flight (f.link), ==, 46);
+  teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -242,5 +323,9 @@ main (int argc, char **argv)
   g_test_add_func ("/shim/link/drr-is-byte-fair", test_link_drr_is_byte_fair);
   g_test_add_func ("/shim/link/shares-opportunities-between-users",
       test_link_shares_opportunities_between_users);
+  g_test_add_func ("/shim/link/time-is-the-decision-time",
+      test_link_time_is_the_decision_time);
+  g_test_add_func ("/shim/link/unconstrained-flight-is-bounded",
+      test_link_unconstrained_flight_is_bounded);
   return g_test_run ();
 }

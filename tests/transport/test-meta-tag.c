@@ -162,11 +162,12 @@ GST_START_TEST (test_framerate_policy_tags_vp8_temporal_layers)
 GST_END_TEST;
 
 static GstBuffer *
-meta_buffer (gboolean keyframe, guint8 spatial, guint8 temporal, guint8 cell,
-    guint8 density, guint64 bitrate)
+meta_buffer_full (guint32 frame, gboolean keyframe, guint8 spatial,
+    guint8 temporal, guint8 cell, guint8 density, guint64 bitrate)
 {
   GstBuffer *buf = gst_buffer_new_allocate (NULL, 10000, NULL);
   GstOctopusMeta *m = gst_buffer_add_octopus_meta (buf);
+  m->frame_id = frame;
   m->keyframe = keyframe;
   m->spatial_layer = spatial;
   m->temporal_layer = temporal;
@@ -174,6 +175,14 @@ meta_buffer (gboolean keyframe, guint8 spatial, guint8 temporal, guint8 cell,
   m->density_layer = density;
   m->bitrate_threshold = bitrate;
   return buf;
+}
+
+static GstBuffer *
+meta_buffer (gboolean keyframe, guint8 spatial, guint8 temporal, guint8 cell,
+    guint8 density, guint64 bitrate)
+{
+  return meta_buffer_full (0, keyframe, spatial, temporal, cell, density,
+      bitrate);
 }
 
 static GstOctopusMeta *
@@ -259,12 +268,11 @@ GST_START_TEST (test_volumetric_policy_live_and_trace_tables)
     fail_unless_equals_int (m->drop, live[i][0] == 0 && live[i][1] == 0);
     gst_buffer_unref (out);
   }
-  /* Cell 0's L0 threshold cycles 3, 2, 1, 0 over consecutive frames
-   * (the first frame above used 3). */
-  for (guint i = 1; i <= 4; i++) {
-    m = push_pull (h, meta_buffer (FALSE, 0xff, 0xff, 0, 0, 0), &out);
+  /* Cell 0's L0 threshold cycles 3, 2, 1, 0 over consecutive frames. */
+  for (guint f = 1; f <= 4; f++) {
+    m = push_pull (h, meta_buffer_full (f, FALSE, 0xff, 0xff, 0, 0, 0), &out);
     fail_unless (m->drop);
-    fail_unless_equals_int (m->priority_threshold, 3 - (i % 4));
+    fail_unless_equals_int (m->priority_threshold, 3 - (f % 4));
     gst_buffer_unref (out);
   }
 

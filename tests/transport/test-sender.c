@@ -1,5 +1,7 @@
 /* The sender end to end on a simulated link (virtual clock). */
-#include "transport-sim.h"
+#include "sim-world.h"
+
+#include <math.h>
 
 typedef struct {
   guint64 bytes;
@@ -9,13 +11,13 @@ typedef struct {
 
 /* Keeps the send buffer non-empty: a fixed-size message every @interval. */
 static OctoTime
-backlog_app (TransportSim *sim, OctoTime now, gpointer user_data)
+backlog_app (SimWorld *sim, OctoTime now, gpointer user_data)
 {
   Backlog *b = user_data;
   OctoHeader h = { 0 };
   OctoMsgInfo info;
   octo_msg_info_init (&info);
-  transport_sim_submit (sim, &h, &info, b->size);
+  g_assert_true (sim_world_submit (sim, &h, &info, b->size));
   b->bytes += b->size;
   return now + b->interval;
 }
@@ -30,28 +32,29 @@ ignore_message (OctoMessage *msg, gpointer user_data)
 static void
 check_estimate_on_constant_link (guint packets_per_ms, OctoSenderCc cc)
 {
-  TransportSimConfig c;
+  SimWorldConfig c;
+  OctoTrace *trace;
   /* 2x the link rate in 10 kB messages: always backlogged. */
   Backlog b = { 0, 10000, 10000 * 8 * OCTO_SECOND / 24000000 / packets_per_ms };
   guint64 link_bps = packets_per_ms * 12000000ull;
 
-  transport_sim_config_init (&c);
+  sim_world_config_init (&c);
   c.sender.cc = cc;
-  c.link_packets_per_ms = packets_per_ms;
+  c.down_trace = trace = sim_constant_trace (packets_per_ms);
   c.one_way_delay = 20 * OCTO_MSECOND;
-  TransportSim *sim = transport_sim_new (&c, ignore_message, NULL);
-  transport_sim_set_app (sim, backlog_app, &b, 0);
+  SimWorld *sim = sim_world_new (&c, ignore_message, NULL, NULL);
+  sim_world_set_app (sim, backlog_app, &b, 0);
 
   guint64 sum = 0, n = 0;
   for (OctoTime t = 2 * OCTO_SECOND; t <= 20 * OCTO_SECOND;
       t += 100 * OCTO_MSECOND) {
-    transport_sim_run_until (sim, t);
-    sum += octo_sender_bandwidth (transport_sim_sender (sim));
+    sim_world_run_until (sim, t);
+    sum += octo_sender_bandwidth (sim_world_sender (sim));
     n++;
   }
   gdouble mean = (gdouble) sum / n;
   OctoSenderStats st;
-  octo_sender_get_stats (transport_sim_sender (sim), &st);
+  octo_sender_get_stats (sim_world_sender (sim), &st);
   g_test_message ("%s on %" G_GUINT64_FORMAT " bit/s: mean estimate %.0f "
       "(%.2f %%), min_rtt %" G_GUINT64_FORMAT " us, buffer drops %"
       G_GUINT64_FORMAT, cc == OCTO_SENDER_BBR ? "bbr" : "delay-bbr",
@@ -62,7 +65,8 @@ check_estimate_on_constant_link (guint packets_per_ms, OctoSenderCc cc)
   g_assert_cmpfloat (mean, <=, link_bps * 1.05);
   g_assert_cmpuint (st.min_rtt, >=, 40 * OCTO_MSECOND);
   g_assert_cmpuint (st.min_rtt, <=, 43 * OCTO_MSECOND);
-  transport_sim_free (sim);
+  sim_world_free (sim);
+  octo_trace_free (trace);
 }
 
 static void
@@ -89,8 +93,9 @@ typedef struct {
 } Meter;
 
 static void
-meter_sent (gsize len, OctoTime now, gpointer user_data)
+meter_sent (const guint8 *data, gsize len, OctoTime now, gpointer user_data)
 {
+  (void) data;
   Meter *m = user_data;
   if (m->first == OCTO_TIME_NONE)
     m->first = now;
@@ -103,25 +108,27 @@ meter_sent (gsize len, OctoTime now, gpointer user_data)
 static void
 test_pacing_rate_is_accurate (void)
 {
-  TransportSimConfig c;
+  SimWorldConfig c;
+  OctoTrace *trace;
   Backlog b = { 0, 20000, 10 * OCTO_MSECOND };      /* 16 Mbps offered */
   Meter m = { OCTO_TIME_NONE, 0, 0 };
 
-  transport_sim_config_init (&c);
+  sim_world_config_init (&c);
   c.sender.cc = OCTO_SENDER_FIXED;
   c.sender.max_rate = 8000000;
-  c.link_packets_per_ms = 0;
-  TransportSim *sim = transport_sim_new (&c, ignore_message, NULL);
-  transport_sim_set_app (sim, backlog_app, &b, 0);
-  transport_sim_set_sent_func (sim, meter_sent, &m);
-  transport_sim_run_until (sim, 10 * OCTO_SECOND);
+  c.down_trace = trace = sim_constant_trace (0);
+  SimWorld *sim = sim_world_new (&c, ignore_message, NULL, NULL);
+  sim_world_set_app (sim, backlog_app, &b, 0);
+  sim_world_set_sent_func (sim, meter_sent, &m);
+  sim_world_run_until (sim, 10 * OCTO_SECOND);
 
   gdouble rate = m.bytes * 8.0 * OCTO_SECOND / (m.last - m.first);
   g_test_message ("paced %.0f bit/s for 8000000 (%.3f %%)", rate,
       100.0 * (rate - 8e6) / 8e6);
   g_assert_cmpfloat (rate, >=, 8e6 * 0.98);
   g_assert_cmpfloat (rate, <=, 8e6 * 1.02);
-  transport_sim_free (sim);
+  sim_world_free (sim);
+  octo_trace_free (trace);
 }
 
 /* Case 1's tags on a 30 fps stream at twice the sending rate. */
@@ -140,7 +147,7 @@ frame_layer (guint f)
 }
 
 static OctoTime
-live_app (TransportSim *sim, OctoTime now, gpointer user_data)
+live_app (SimWorld *sim, OctoTime now, gpointer user_data)
 {
   LiveSource *src = user_data;
   OctoHeader h = { 0 };
@@ -161,7 +168,7 @@ live_app (TransportSim *sim, OctoTime now, gpointer user_data)
     h.priority_threshold = thr[layer];
   }
   src->sent_by_priority[h.priority]++;
-  transport_sim_submit (sim, &h, &info, src->size);
+  g_assert_true (sim_world_submit (sim, &h, &info, src->size));
   return now + OCTO_SECOND / 30;
 }
 
@@ -178,21 +185,22 @@ live_message (OctoMessage *msg, gpointer user_data)
 static void
 test_live_source_at_twice_the_rate_drops_by_the_rules (void)
 {
-  TransportSimConfig c;
+  SimWorldConfig c;
+  OctoTrace *trace;
   /* 30 fps x 33333 B = 8 Mbps of payload into a 4 Mbps sender. */
   LiveSource src = { .size = 33333 };
 
-  transport_sim_config_init (&c);
+  sim_world_config_init (&c);
   c.sender.cc = OCTO_SENDER_FIXED;
   c.sender.max_rate = 4000000;
-  c.link_packets_per_ms = 0;
+  c.down_trace = trace = sim_constant_trace (0);
   c.one_way_delay = 10 * OCTO_MSECOND;
-  TransportSim *sim = transport_sim_new (&c, live_message, &src);
-  transport_sim_set_app (sim, live_app, &src, 0);
-  transport_sim_run_until (sim, 20 * OCTO_SECOND);
+  SimWorld *sim = sim_world_new (&c, live_message, &src, NULL);
+  sim_world_set_app (sim, live_app, &src, 0);
+  sim_world_run_until (sim, 20 * OCTO_SECOND);
 
   OctoSenderStats st;
-  octo_sender_get_stats (transport_sim_sender (sim), &st);
+  octo_sender_get_stats (sim_world_sender (sim), &st);
   const guint64 (*md)[OCTO_N_PRIORITIES] = st.buffer->messages_dropped;
   g_test_message ("dropped by dropper: p0 %" G_GUINT64_FORMAT " p1 %"
       G_GUINT64_FORMAT " p2 %" G_GUINT64_FORMAT " p3 %" G_GUINT64_FORMAT
@@ -212,13 +220,98 @@ test_live_source_at_twice_the_rate_drops_by_the_rules (void)
       src.sent_by_priority[1] * 9 / 10);
   /* Queueing stays within about two frames at the sending rate. */
   g_assert_cmpuint (src.max_latency, <, 300 * OCTO_MSECOND);
-  transport_sim_free (sim);
+  sim_world_free (sim);
+  octo_trace_free (trace);
+}
+
+
+/* BBR through the sender's own ACK parsing: a scripted bottleneck delivers
+ * the sender's packets at 12 Mbit/s and a script writes the ACK datagrams
+ * 40 ms later.  The modes go STARTUP -> DRAIN -> PROBE_BW, the estimate
+ * settles on the bottleneck and the pacing rate is a cycle gain times it. */
+static void
+test_bbr_modes_and_pacing_from_scripted_acks (void)
+{
+  OctoSenderConfig c;
+  OctoSender *s;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  guint8 pkt[OCTO_SENDER_DEFAULT_MTU], ack_buf[OCTO_ACK_MAX_LEN];
+  GArray *acks = g_array_new (FALSE, FALSE, sizeof (guint64));  /* time, seq */
+  const guint64 link = 12000000;
+  OctoTime busy_until = 0, wake;
+  guint32 next_seq = 0;
+  OctoBbrMode seen[4] = { 0 };
+  guint n_seen = 0;
+  gboolean accepted;
+  guint8 *data = g_malloc0 (20000);
+
+  octo_sender_config_init (&c);
+  c.seed = 3;
+  s = octo_sender_new (&c, 0);
+  octo_msg_info_init (&info);
+
+  for (OctoTime now = 0; now < 4 * OCTO_SECOND; now += 100 * OCTO_USECOND) {
+    /* Keep the send buffer backlogged. */
+    OctoSenderStats st;
+    octo_sender_get_stats (s, &st);
+    if (st.queued_bytes < 100000)
+      octo_sender_submit (s, &h, &info, data, 20000, now, &accepted);
+
+    gsize len;
+    while ((len = octo_sender_poll (s, now, pkt, &wake)) > 0) {
+      /* FIFO bottleneck, then 20 ms each way. */
+      busy_until = MAX (busy_until, now + 20 * OCTO_MSECOND) +
+          (len + OCTO_LINK_OVERHEAD) * 8 * OCTO_SECOND / link;
+      guint64 at = busy_until + 20 * OCTO_MSECOND;
+      g_array_append_val (acks, at);
+    }
+    /* ACK every packet that reached the receiver by now. */
+    guint done = 0;
+    while (done < acks->len && g_array_index (acks, guint64, done) <= now)
+      done++;
+    if (done > 0) {
+      OctoAck ack = { .n_ranges = 1 };
+      next_seq += done;
+      ack.ranges[0].first = 0;
+      ack.ranges[0].last = next_seq - 1;
+      gsize n = octo_ack_write (&ack, ack_buf, sizeof ack_buf);
+      g_assert_true (octo_sender_on_control (s, ack_buf, n, now));
+      g_array_remove_range (acks, 0, done);
+    }
+    octo_sender_get_stats (s, &st);
+    if (n_seen == 0 || (n_seen < 4 && seen[n_seen - 1] != st.mode))
+      seen[n_seen++] = st.mode;
+  }
+
+  g_assert_cmpuint (n_seen, >=, 3);
+  g_assert_cmpint (seen[0], ==, OCTO_BBR_STARTUP);
+  g_assert_cmpint (seen[1], ==, OCTO_BBR_DRAIN);
+  g_assert_cmpint (seen[2], ==, OCTO_BBR_PROBE_BW);
+
+  OctoSenderStats st;
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpint (st.mode, ==, OCTO_BBR_PROBE_BW);
+  g_assert_cmpfloat (st.bandwidth, >=, link * 0.95);
+  g_assert_cmpfloat (st.bandwidth, <=, link * 1.05);
+  g_assert_cmpuint (st.min_rtt, >=, 40 * OCTO_MSECOND);
+  g_assert_cmpuint (st.min_rtt, <=, 42 * OCTO_MSECOND);
+  gdouble gain = (gdouble) st.pacing_rate / st.bandwidth;
+  g_assert_true (fabs (gain - 1.25) < 0.001 || fabs (gain - 0.75) < 0.001 ||
+      fabs (gain - 1) < 0.001);
+  g_assert_cmpuint (st.acks_invalid, ==, 0);
+
+  g_free (data);
+  g_array_unref (acks);
+  octo_sender_free (s);
 }
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/sender/bbr-modes-and-pacing-from-scripted-acks",
+      test_bbr_modes_and_pacing_from_scripted_acks);
   g_test_add_func ("/transport/sender/bbr-estimate-on-constant-12mbps",
       test_bbr_estimate_on_constant_12mbps);
   g_test_add_func ("/transport/sender/bbr-estimate-on-constant-24mbps",

@@ -74,8 +74,9 @@ GST_START_TEST (test_octopus_queue_sheds_low_priority_on_slow_link)
   fail_unless (g_file_set_contents (trace_path, "8\n", -1, NULL));
   start_shim (&shim, trace_path, rx_port);
 
-  gchar *desc = g_strdup_printf ("octopustracesrc num-buffers=150 "
-      "location=%s/mot17-10-temp.trace ! octopustag policy=framerate ! "
+  gchar *desc = g_strdup_printf ("octopustracesrc kind=temporal tag=false "
+      "num-buffers=150 location=%s/mot17-10-temp.trace ! "
+      "octopustag policy=framerate ! "
       "octopussink host=127.0.0.1 port=%d stats-interval=0",
       g_getenv ("OCTOPUS_TRACE_DIR"), shim.port);
   GstElement *tx = gst_parse_launch (desc, &err);

@@ -32,9 +32,11 @@ GST_START_TEST (test_temporal_trace_replays_frames_with_layers)
   for (guint f = 0; f < 16; f++)
     g_string_append_printf (trace, "%u %u %u.5\n", f, 100 + f, 10 + f);
   gchar *path = write_temp (trace->str);
-  gchar *desc = g_strdup_printf ("octopustracesrc location=%s", path);
+  gchar *desc = g_strdup_printf ("octopustracesrc kind=temporal location=%s",
+      path);
   GstHarness *h = gst_harness_new_parse (desc);
   static const guint layer[] = { 0, 2, 1, 2, 0, 2, 1, 2 };
+  static const guint prio[] = { 0, 3, 2, 3, 1, 3, 2, 3 };
   GstClockTime first = 0;
 
   gst_harness_use_systemclock (h);
@@ -42,7 +44,7 @@ GST_START_TEST (test_temporal_trace_replays_frames_with_layers)
   for (guint f = 0; f < 16; f++) {
     GstBuffer *buf = next_message (h);
     GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
-    guint8 rec[16];
+    guint8 rec[10];
     fail_unless (m != NULL);
     fail_unless_equals_int (m->frame_id, f);
     fail_unless_equals_int (gst_buffer_get_size (buf), 100 + f);
@@ -54,9 +56,13 @@ GST_START_TEST (test_temporal_trace_replays_frames_with_layers)
     GstClockTime offset = GST_BUFFER_PTS (buf) - first;
     fail_unless_equals_uint64 (offset, gst_util_uint64_scale (f, GST_SECOND,
             30));
-    gst_buffer_extract (buf, 0, rec, 16);
+    /* The preset's tags come with it (tag=true by default). */
+    fail_unless_equals_int (m->priority, prio[f % 8]);
+    fail_unless (m->drop);
+    gst_buffer_extract (buf, 0, rec, 10);
     fail_unless_equals_int (GST_READ_UINT32_BE (rec), 0x4f435452);
-    fail_unless_equals_int (GST_READ_UINT32_BE (rec + 12), (10 + f) * 1000 + 500);
+    fail_unless_equals_int (GST_READ_UINT32_BE (rec + 4), f);
+    fail_unless_equals_int (GST_READ_UINT16_BE (rec + 8), 0);
     gst_buffer_unref (buf);
   }
   gst_harness_teardown (h);
@@ -80,8 +86,9 @@ GST_START_TEST (test_quality_trace_picks_level_from_estimate)
             level ? 3000 : 1000, f, l, 100 + 10 * level, (l + 1) * (level ?
                 1500 : 500));
   gchar *path = write_temp (trace->str);
-  gchar *desc = g_strdup_printf ("octopustracesrc location=%s bitrate=3500000",
-      path);
+  /* 3 Mbit/s of media is about 3.13 Mbit/s on the link: 3.5 fits. */
+  gchar *desc = g_strdup_printf ("octopustracesrc kind=quality tag=false "
+      "location=%s bitrate=3500000", path);
   GstHarness *h = gst_harness_new_parse (desc);
   GstElement *src = gst_harness_find_element (h, "octopustracesrc");
   guint64 bitrate = 0;
@@ -97,12 +104,13 @@ GST_START_TEST (test_quality_trace_picks_level_from_estimate)
       fail_unless_equals_int (m->spatial_layer, l);
       fail_unless_equals_int (m->keyframe, f % 2 == 0);
       fail_unless_equals_int (gst_buffer_get_size (buf), 110);
-      fail_unless_equals_uint64 (m->bitrate_threshold, l == 0 ? 0 : 3000000);
+      /* tag=false: the cumulative media rate, as layer info for octopustag */
+      fail_unless_equals_uint64 (m->bitrate_threshold, (l + 1) * 1500000);
       gst_buffer_unref (buf);
     }
   }
   g_object_get (src, "level", &level, NULL);
-  fail_unless_equals_int (level, 3000);
+  fail_unless_equals_int (level, 1);
   fail_unless (gst_harness_push_upstream_event (h,
           gst_octopus_event_new_bandwidth (900000)));
   g_object_get (src, "bitrate", &bitrate, NULL);
@@ -121,7 +129,7 @@ GST_START_TEST (test_trace_with_bad_line_is_an_actionable_error)
 {
   gchar *path = write_temp ("8\n0 100 10.0\n1 abc 10.0\n");
   GstElement *src = gst_element_factory_make ("octopustracesrc", NULL);
-  g_object_set (src, "location", path, NULL);
+  g_object_set (src, "location", path, "kind", 0, NULL);
   fail_unless_equals_int (gst_element_set_state (src, GST_STATE_PAUSED),
       GST_STATE_CHANGE_FAILURE);
   gst_element_set_state (src, GST_STATE_NULL);
@@ -132,46 +140,40 @@ GST_START_TEST (test_trace_with_bad_line_is_an_actionable_error)
 
 GST_END_TEST;
 
-static GstBuffer *
-temporal_message (guint f)
-{
-  static const guint layer[] = { 0, 2, 1, 2, 0, 2, 1, 2 };
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, 20, NULL);
-  GstOctopusMeta *m = gst_buffer_add_octopus_meta (buf);
-  gst_buffer_memset (buf, 0, 0, 20);
-  m->frame_id = f;
-  m->temporal_layer = layer[f % 8];
-  m->keyframe = f % 8 == 0;
-  m->capture_time = f * 1000;
-  return buf;
-}
-
-/* Losing TL0 frame 4 makes 5, 6, 7 undecodable; a frame arriving after a
- * newer one was shown is not shown. */
-GST_START_TEST (test_frame_log_marks_shown_frames_by_references)
+/* The arrival log: one row per message, frame and index from the trace
+ * record (or the meta without one). */
+GST_START_TEST (test_frame_log_writes_one_row_per_message)
 {
   gchar *path = write_temp ("");
   gchar *desc = g_strdup_printf ("octopusframelog location=%s", path);
   GstHarness *h = gst_harness_new_parse (desc);
-  static const guint order[] = { 0, 1, 2, 3, 5, 6, 7, 8, 10, 9 };
   gchar *csv;
 
   gst_harness_set_src_caps_str (h, "application/x-octopus-trace");
-  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
-    fail_unless_equals_int (gst_harness_push (h, temporal_message (order[i])),
-        GST_FLOW_OK);
+  for (guint i = 0; i < 3; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 20, NULL);
+    guint8 rec[10];
+    gst_buffer_memset (buf, 0, 0, 20);
+    GST_WRITE_UINT32_BE (rec, 0x4f435452);
+    GST_WRITE_UINT32_BE (rec + 4, 7);
+    GST_WRITE_UINT16_BE (rec + 8, i);
+    gst_buffer_fill (buf, 0, rec, sizeof rec);
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  GstBuffer *plain = gst_buffer_new_allocate (NULL, 4, NULL);
+  GstOctopusMeta *m = gst_buffer_add_octopus_meta (plain);
+  m->frame_id = 9;
+  m->spatial_layer = 2;
+  fail_unless_equals_int (gst_harness_push (h, plain), GST_FLOW_OK);
   gst_harness_teardown (h);
 
   fail_unless (g_file_get_contents (path, &csv, NULL, NULL));
   gchar **lines = g_strsplit (csv, "\n", -1);
-  /* shown_layer column per frame 0..10 */
-  static const gint shown[] = { 0, 0, 0, 0, -1, -1, -1, -1, 0, -1, 0 };
-  for (guint f = 0; f < G_N_ELEMENTS (shown); f++) {
-    gchar **cols = g_strsplit (lines[f + 1], ",", -1);
-    fail_unless_equals_int (atoi (cols[0]), f);
-    fail_unless_equals_int (atoi (cols[5]), shown[f]);
-    g_strfreev (cols);
-  }
+  fail_unless_equals_string (lines[0], "frame,index,arrival_ns");
+  static const gchar *expect[] = { "7,0,", "7,1,", "7,2,", "9,2," };
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    fail_unless (g_str_has_prefix (lines[i + 1], expect[i]), "row %u: %s",
+        i, lines[i + 1]);
   g_strfreev (lines);
   g_free (csv);
   g_unlink (path);
@@ -191,7 +193,7 @@ octopus_trace_suite (void)
   tcase_add_test (tc, test_temporal_trace_replays_frames_with_layers);
   tcase_add_test (tc, test_quality_trace_picks_level_from_estimate);
   tcase_add_test (tc, test_trace_with_bad_line_is_an_actionable_error);
-  tcase_add_test (tc, test_frame_log_marks_shown_frames_by_references);
+  tcase_add_test (tc, test_frame_log_writes_one_row_per_message);
   return s;
 }
 

@@ -24,6 +24,11 @@ struct _OctoLink {
 
   OctoLinkDelivery *flight; /* delay line: ring, departure order */
   guint flight_capacity, flight_head, flight_len;
+  guint64 flight_bytes;
+  guint64 flight_limit_bytes;   /* unconstrained links; 0 = none */
+  guint32 flight_limit_packets;
+
+  OctoTime now;         /* see octo_link_time() */
 
   OctoLinkOpportunityFunc opportunity_func;
   gpointer opportunity_data;
@@ -36,6 +41,7 @@ octo_link_new (const OctoTrace *trace, OctoTime delay, OctoTime start)
   link->trace = trace;
   link->delay = delay;
   link->start = start;
+  link->now = start;
   link->queues = g_array_new (FALSE, TRUE, sizeof (LinkQueue));
   return link;
 }
@@ -66,6 +72,19 @@ octo_link_set_opportunity_func (OctoLink *link, OctoLinkOpportunityFunc func,
   link->opportunity_data = user_data;
 }
 
+void
+octo_link_set_flight_limit (OctoLink *link, guint64 bytes)
+{
+  link->flight_limit_bytes = bytes;
+  link->flight_limit_packets = bytes ? octo_qdisc_packet_limit (bytes) : 0;
+}
+
+OctoTime
+octo_link_time (const OctoLink *link)
+{
+  return link->now;
+}
+
 static OctoTime
 next_opportunity (const OctoLink *link)
 {
@@ -90,6 +109,17 @@ push_flight (OctoLink *link, const OctoLinkDelivery *d)
   link->flight[(link->flight_head + link->flight_len) &
       (link->flight_capacity - 1)] = *d;
   link->flight_len++;
+  link->flight_bytes += d->packet.size;
+}
+
+/* Whether an unconstrained link must hold its queues until propagation
+ * hands some packets on. */
+static gboolean
+flight_full (const OctoLink *link)
+{
+  return link->trace == NULL && link->flight_limit_bytes > 0 &&
+      (link->flight_bytes >= link->flight_limit_bytes ||
+      link->flight_len >= link->flight_limit_packets);
 }
 
 static gboolean
@@ -181,7 +211,8 @@ octo_link_advance (OctoLink *link, OctoTime now)
 {
   if (link->trace == NULL) {
     OctoLinkDelivery d;
-    while (drr_dequeue (link, now, &d))
+    link->now = MAX (link->now, now);
+    while (!flight_full (link) && drr_dequeue (link, now, &d))
       depart (link, &d, now);
     return;
   }
@@ -196,12 +227,14 @@ octo_link_advance (OctoLink *link, OctoTime now)
     }
   }
   while (next_opportunity (link) <= now) {
-    use_opportunity (link, next_opportunity (link));
+    link->now = next_opportunity (link);
+    use_opportunity (link, link->now);
     if (++link->next_index == link->trace->n) {
       link->next_index = 0;
       link->loop_base_ms += link->trace->period_ms;
     }
   }
+  link->now = MAX (link->now, now);
 }
 
 gboolean
@@ -215,6 +248,7 @@ octo_link_pop_delivery (OctoLink *link, OctoTime now, OctoLinkDelivery *out)
   *out = *d;
   link->flight_head = (link->flight_head + 1) & (link->flight_capacity - 1);
   link->flight_len--;
+  link->flight_bytes -= out->packet.size;
   return TRUE;
 }
 
@@ -228,8 +262,9 @@ octo_link_next_wakeup (OctoLink *link, OctoTime *time)
     t = link->flight[link->flight_head].delivery;
     found = TRUE;
   }
-  if (link->transit_valid || any_queued (link)) {
-    /* An unconstrained link serves queued packets on the next advance. */
+  if (link->transit_valid || (any_queued (link) && !flight_full (link))) {
+    /* An unconstrained link serves queued packets on the next advance; a
+     * full propagation line waits for its head's delivery, above. */
     OctoTime serve = link->trace ? next_opportunity (link) : 0;
     t = MIN (t, serve);
     found = TRUE;

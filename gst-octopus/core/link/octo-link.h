@@ -50,10 +50,19 @@ void octo_link_free (OctoLink *link);
 guint octo_link_add_queue (OctoLink *link, OctoQdisc *qdisc);
 void octo_link_set_opportunity_func (OctoLink *link,
     OctoLinkOpportunityFunc func, gpointer user_data);
+/* Unconstrained links only (a traced link's rate bounds its propagation
+ * line): departs packets only while fewer than @bytes, and @bytes / 64
+ * packets, are in propagation; the rest wait in their queues, whose own
+ * limits then drop the excess.  0 (the default): no limit. */
+void octo_link_set_flight_limit (OctoLink *link, guint64 bytes);
 
 /* Uses every opportunity at or before @now; queues decide (AQM drops,
  * Octopus rules) at the opportunity's time. */
 void octo_link_advance (OctoLink *link, OctoTime now);
+/* The time of the link's current decision: while advance() uses an
+ * opportunity, that opportunity's time (what a drop callback should stamp
+ * its drop with); otherwise the latest time advance() reached. */
+OctoTime octo_link_time (const OctoLink *link);
 /* Next packet whose delivery time is <= @now, in departure order. */
 gboolean octo_link_pop_delivery (OctoLink *link, OctoTime now,
     OctoLinkDelivery *out);

@@ -1,6 +1,7 @@
-/* bode: Bounded Delay AQM (paper 002).  At dequeue, a packet whose sojourn
- * exceeds the target is dropped, unless fewer than min_thr packets are queued
- * (serving the last few cannot delay anyone, and keeps dup-ACK recovery). */
+/* bode: Bounded Delay AQM (paper 002).  At dequeue, a packet is served only
+ * if its sojourn is below the target (the paper's BoundedDelay); otherwise it
+ * is dropped, unless fewer than min_thr packets are queued (serving the last
+ * few cannot delay anyone, and keeps dup-ACK recovery). */
 #include "octo-qdisc-fifo.h"
 
 typedef struct {
@@ -44,14 +45,14 @@ bode_peek (OctoQdisc *qdisc, OctoTime now)
   OctoPktqEntry *front;
 
   while ((front = octo_pktq_front (q)) != NULL && q->len >= self->min_thr &&
-      now > front->enqueued && now - front->enqueued > self->target)
+      now >= front->enqueued && now - front->enqueued >= self->target)
     octo_qdisc_fifo_drop_front (qdisc, OCTO_DROP_AQM);
   return front ? &front->packet : NULL;
 }
 
 const OctoQdiscOps octo_qdisc_bode_ops = {
   .name = "bode",
-  .summary = "BoDe: drop at dequeue when sojourn > target, "
+  .summary = "BoDe: drop at dequeue when sojourn >= target, "
       "unless fewer than min_thr packets are queued",
   .usage = "target=50ms,min_thr=3",
   .keys = keys,

@@ -1,6 +1,7 @@
 /* codel: Controlled Delay AQM, RFC 8289 §5 pseudocode, with tail drop when the
  * buffer is full.  The packet CoDel decided to send is held at the front so
- * that peek and dequeue at the same time agree. */
+ * that peek and dequeue at the same time agree; if it is still there at a
+ * later time (the link served another queue first), it is decided again. */
 #include "octo-qdisc-fifo.h"
 
 #include <math.h>
@@ -13,6 +14,7 @@ typedef struct {
   OctoTime target, interval;
   gboolean held_valid;
   OctoPktqEntry held;
+  OctoTime held_at;     /* when CoDel decided to send it */
   OctoTime first_above_time;
   OctoTime drop_next;
   guint32 count, lastcount;
@@ -48,13 +50,15 @@ control_law (Codel *self, OctoTime t)
   return t + (OctoTime) ((gdouble) self->interval / sqrt (self->count));
 }
 
-/* RFC 8289 dodequeue(): pops into the held slot; returns ok_to_drop. */
+/* RFC 8289 dodequeue() on the held packet (popped into the slot if none);
+ * returns ok_to_drop. */
 static gboolean
 do_dequeue (Codel *self, OctoTime now)
 {
   OctoPktq *q = &self->fifo.q;
 
-  self->held_valid = octo_pktq_pop (q, &self->held);
+  if (!self->held_valid)
+    self->held_valid = octo_pktq_pop (q, &self->held);
   if (!self->held_valid) {
     self->first_above_time = 0;
     return FALSE;
@@ -82,10 +86,11 @@ codel_peek (OctoQdisc *qdisc, OctoTime now)
 {
   Codel *self = (Codel *) qdisc;
 
-  if (self->held_valid)
+  if (self->held_valid && self->held_at == now)
     return &self->held.packet;
 
   gboolean ok_to_drop = do_dequeue (self, now);
+  self->held_at = now;
   if (!self->held_valid) {
     self->dropping = FALSE;
     return NULL;
@@ -127,22 +132,6 @@ codel_dequeue (OctoQdisc *qdisc, OctoTime now, OctoPacket *out)
   return TRUE;
 }
 
-static gboolean
-codel_enqueue (OctoQdisc *qdisc, OctoPacket *packet,
-    G_GNUC_UNUSED guint8 *payload, G_GNUC_UNUSED gsize *payload_len,
-    OctoTime now)
-{
-  Codel *self = (Codel *) qdisc;
-  guint64 held = self->held_valid ? self->held.packet.size : 0;
-
-  if (self->fifo.q.bytes + held + packet->size > qdisc->limit_bytes) {
-    octo_qdisc_drop (qdisc, packet, OCTO_DROP_OVERFLOW);
-    return FALSE;
-  }
-  octo_pktq_push (&self->fifo.q, packet, now);
-  return TRUE;
-}
-
 static guint64
 codel_queued_bytes (OctoQdisc *qdisc)
 {
@@ -155,6 +144,20 @@ codel_queued_packets (OctoQdisc *qdisc)
 {
   Codel *self = (Codel *) qdisc;
   return self->fifo.q.len + (self->held_valid ? 1 : 0);
+}
+
+static gboolean
+codel_enqueue (OctoQdisc *qdisc, OctoPacket *packet,
+    G_GNUC_UNUSED guint8 *payload, G_GNUC_UNUSED gsize *payload_len,
+    OctoTime now)
+{
+  if (codel_queued_bytes (qdisc) + packet->size > qdisc->limit_bytes ||
+      codel_queued_packets (qdisc) >= qdisc->limit_packets) {
+    octo_qdisc_drop (qdisc, packet, OCTO_DROP_OVERFLOW);
+    return FALSE;
+  }
+  octo_pktq_push (&((Codel *) qdisc)->fifo.q, packet, now);
+  return TRUE;
 }
 
 const OctoQdiscOps octo_qdisc_codel_ops = {

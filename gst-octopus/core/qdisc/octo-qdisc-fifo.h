@@ -23,11 +23,14 @@ gboolean octo_qdisc_fifo_dequeue (OctoQdisc *qdisc, OctoTime now,
 guint64 octo_qdisc_fifo_queued_bytes (OctoQdisc *qdisc);
 guint32 octo_qdisc_fifo_queued_packets (OctoQdisc *qdisc);
 
-/* Whether @size more bytes fit the buffer. */
+/* Whether one more packet of @size bytes fits the buffer, in bytes and in
+ * packets. */
 static inline gboolean
 octo_qdisc_fifo_fits (OctoQdisc *qdisc, guint64 size)
 {
-  return OCTO_QDISC_FIFO (qdisc)->q.bytes + size <= qdisc->limit_bytes;
+  const OctoPktq *q = &OCTO_QDISC_FIFO (qdisc)->q;
+  return q->bytes + size <= qdisc->limit_bytes &&
+      q->len < qdisc->limit_packets;
 }
 
 /* Queues the packet if it fits, else drops it (overflow). */

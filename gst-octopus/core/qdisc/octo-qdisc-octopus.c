@@ -26,6 +26,7 @@ octopus_create (G_GNUC_UNUSED const OctoQdiscEnv *env, guint64 limit_bytes,
 
   octo_engine_config_init (&config);
   config.limit_bytes = limit_bytes;
+  config.limit_packets = octo_qdisc_packet_limit (limit_bytes);
   config.rules = TRUE;
   config.bw_source = OCTO_BW_MEASURED;
   self->engine = octo_engine_new (&config, engine_dropped, self);

@@ -17,7 +17,8 @@ struct _OctoQdiscOps {
   const gchar *summary;
   const gchar *usage;
   const gchar *const *keys;     /* own keys, NULL-terminated; "limit" is implied */
-  /* Returns a zeroed state whose first member is the OctoQdisc. */
+  /* Returns a zeroed state whose first member is the OctoQdisc; @limit_bytes
+   * and its packet bound are set on it afterwards. */
   OctoQdisc *(*create) (const OctoQdiscEnv *env, guint64 limit_bytes,
       const OctoQdiscArgs *args, GError **error);
   void (*destroy) (OctoQdisc *qdisc);
@@ -33,12 +34,17 @@ struct _OctoQdisc {
   const OctoQdiscOps *ops;
   OctoQdiscEnv env;
   guint64 limit_bytes;
+  guint32 limit_packets;        /* octo_qdisc_packet_limit (limit_bytes) */
   OctoQdiscStats stats;
 };
 
 /* Counts the drop and hands the packet back through the owner's callback. */
 void octo_qdisc_drop (OctoQdisc *qdisc, const OctoPacket *packet,
     OctoDropReason reason);
+/* Counts a trim of @cut_chunks chunks, @cut->size bytes, off a packet that
+ * stays queued, and reports it through the callback as OCTO_DROP_TRIM. */
+void octo_qdisc_trimmed (OctoQdisc *qdisc, const OctoPacket *cut,
+    guint cut_chunks);
 
 /* Each reads @key if present, leaves @value untouched otherwise. */
 gboolean octo_qdisc_arg_time (const OctoQdiscArgs *args, const gchar *key,

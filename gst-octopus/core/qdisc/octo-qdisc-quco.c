@@ -50,8 +50,7 @@ chunks_to_trim (Quco *self, guint64 limit)
   return 0;
 }
 
-/* Cuts chunks off the arriving packet; the cut is reported as a TRIM drop
- * whose size is the bytes removed. */
+/* Cuts chunks off the arriving packet, which is still queued and sent. */
 static void
 trim (Quco *self, OctoPacket *packet, guint8 *payload, gsize *payload_len,
     guint count)
@@ -70,9 +69,7 @@ trim (Quco *self, OctoPacket *packet, guint8 *payload, gsize *payload_len,
   cut.size = (guint32) (*payload_len - len);
   packet->size -= cut.size;
   *payload_len = len;
-  self->fifo.parent.stats.packets_trimmed++;
-  self->fifo.parent.stats.chunks_trimmed += cut_chunks;
-  octo_qdisc_drop (&self->fifo.parent, &cut, OCTO_DROP_TRIM);
+  octo_qdisc_trimmed (&self->fifo.parent, &cut, cut_chunks);
 }
 
 static gboolean

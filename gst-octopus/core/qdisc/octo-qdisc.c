@@ -169,6 +169,7 @@ octo_qdisc_new (const gchar *spec, const OctoQdiscEnv *env, GError **error)
     qdisc->ops = ops;
     qdisc->env = *env;
     qdisc->limit_bytes = limit;
+    qdisc->limit_packets = octo_qdisc_packet_limit (limit);
   }
 
 out:
@@ -195,6 +196,12 @@ guint64
 octo_qdisc_limit_bytes (const OctoQdisc *qdisc)
 {
   return qdisc->limit_bytes;
+}
+
+guint32
+octo_qdisc_limit_packets (const OctoQdisc *qdisc)
+{
+  return qdisc->limit_packets;
 }
 
 gboolean
@@ -249,6 +256,16 @@ octo_qdisc_drop (OctoQdisc *qdisc, const OctoPacket *packet,
   qdisc->stats.bytes_dropped[reason] += packet->size;
   if (qdisc->env.drop_func)
     qdisc->env.drop_func (packet, reason, qdisc->env.user_data);
+}
+
+void
+octo_qdisc_trimmed (OctoQdisc *qdisc, const OctoPacket *cut, guint cut_chunks)
+{
+  qdisc->stats.packets_trimmed++;
+  qdisc->stats.bytes_trimmed += cut->size;
+  qdisc->stats.chunks_trimmed += cut_chunks;
+  if (qdisc->env.drop_func)
+    qdisc->env.drop_func (cut, OCTO_DROP_TRIM, qdisc->env.user_data);
 }
 
 static const gchar *

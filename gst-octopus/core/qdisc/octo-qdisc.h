@@ -28,20 +28,33 @@ typedef enum {
 typedef struct _OctoQdisc OctoQdisc;
 typedef struct _OctoQdiscOps OctoQdiscOps;
 
+/* packets_in = packets_out + the drops + what is still queued: a trimmed
+ * packet stays queued, so trims are counted apart from the drops (whose
+ * OCTO_DROP_TRIM entries stay 0). */
 typedef struct {
   guint64 packets_in, bytes_in;
   guint64 packets_out, bytes_out;
   guint64 packets_dropped[OCTO_DROP_N_REASONS];
-  /* For OCTO_DROP_TRIM: the bytes cut off packets that were still sent. */
   guint64 bytes_dropped[OCTO_DROP_N_REASONS];
-  guint64 packets_trimmed, chunks_trimmed;
+  guint64 packets_trimmed, bytes_trimmed, chunks_trimmed;
 } OctoQdiscStats;
+
+/* The packet bound of a @limit_bytes buffer: one per 64 bytes, at least 16,
+ * as the engine's default limit_packets, so that a flood of tiny datagrams
+ * cannot make a queue hold more descriptors (and payload buffers) than its
+ * byte limit suggests. */
+static inline guint32
+octo_qdisc_packet_limit (guint64 limit_bytes)
+{
+  return (guint32) CLAMP (limit_bytes / 64, 16, G_MAXUINT32);
+}
 
 /* Settings a queue gets from its owner rather than from the spec string. */
 typedef struct {
   guint64 limit_bytes;          /* default buffer; "limit=" overrides it */
-  /* Called for every discarded packet.  For OCTO_DROP_TRIM the packet stays
-   * queued and @packet->size is the number of bytes cut off it. */
+  /* Called for every discarded packet, and with OCTO_DROP_TRIM for every
+   * trimmed one: that packet stays queued and @packet->size is the number
+   * of bytes cut off it. */
   OctoDropFunc drop_func;
   gpointer user_data;
   guint64 seed;                 /* randomised disciplines (PIE) */
@@ -58,6 +71,8 @@ void octo_qdisc_free (OctoQdisc *qdisc);
 
 const gchar *octo_qdisc_name (const OctoQdisc *qdisc);
 guint64 octo_qdisc_limit_bytes (const OctoQdisc *qdisc);
+/* octo_qdisc_packet_limit (limit_bytes), for every discipline. */
+guint32 octo_qdisc_limit_packets (const OctoQdisc *qdisc);
 
 /* Queues @packet arriving at @now.  @payload and *@payload_len (may be NULL)
  * are the datagram's bytes, which a trimming discipline may shorten in place:

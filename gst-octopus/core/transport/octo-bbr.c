@@ -425,9 +425,3 @@ octo_bbr_pacing_gain (const OctoBbr *bbr)
 {
   return bbr->pacing_gain;
 }
-
-guint64
-octo_bbr_round_count (const OctoBbr *bbr)
-{
-  return bbr->round_count;
-}

@@ -80,6 +80,5 @@ guint64 octo_bbr_bandwidth (const OctoBbr *bbr);
 OctoTime octo_bbr_min_rtt (const OctoBbr *bbr);
 OctoBbrMode octo_bbr_mode (const OctoBbr *bbr);
 gdouble octo_bbr_pacing_gain (const OctoBbr *bbr);
-guint64 octo_bbr_round_count (const OctoBbr *bbr);
 
 G_END_DECLS

@@ -288,12 +288,6 @@ octo_flight_is_app_limited (const OctoFlight *flight)
   return flight->app_limited_until != 0;
 }
 
-guint64
-octo_flight_next_seq (const OctoFlight *flight)
-{
-  return flight->next;
-}
-
 OctoTime
 octo_flight_srtt (const OctoFlight *flight)
 {

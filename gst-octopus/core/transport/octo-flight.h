@@ -60,7 +60,6 @@ OctoTime octo_flight_next_timeout (const OctoFlight *flight);
 
 guint64 octo_flight_inflight (const OctoFlight *flight);
 gboolean octo_flight_is_app_limited (const OctoFlight *flight);
-guint64 octo_flight_next_seq (const OctoFlight *flight);
 OctoTime octo_flight_srtt (const OctoFlight *flight);
 OctoTime octo_flight_min_rtt (const OctoFlight *flight);
 const OctoFlightStats *octo_flight_get_stats (const OctoFlight *flight);

@@ -37,7 +37,6 @@ G_BEGIN_DECLS
 /* IPv4 + UDP bytes per datagram: link bytes = UDP payload + this. */
 #define OCTO_LINK_OVERHEAD 28
 
-#define OCTO_TIME_NONE G_MAXUINT64
 #define OCTO_LAYER_NONE 0xff
 #define OCTO_MSG_FLAG_KEYFRAME 0x01
 

@@ -68,7 +68,9 @@ void gst_octopus_meta_copy_fields (GstOctopusMeta *dest,
  * so encoders and sources can re-choose their rate (per GoP). */
 #define GST_OCTOPUS_BANDWIDTH_EVENT_NAME "GstOctopusBandwidth"
 
-/* @bitrate: bits/s of payload the transport estimates it can carry. */
+/* @bitrate: the transport's bottleneck estimate in bits/s of IP datagrams
+ * (link rate: payload plus IP, UDP and Octopus headers), the unit of the
+ * bitrate thresholds. */
 GstEvent *gst_octopus_event_new_bandwidth (guint64 bitrate);
 gboolean gst_octopus_event_parse_bandwidth (GstEvent *event,
     guint64 *bitrate);
