@@ -99,14 +99,18 @@ sim_world_new (const SimWorldConfig *config, OctoMessageFunc on_message,
   return w;
 }
 
+/* Frees a link and its queue with every packet they still hold. */
 static void
-free_link (OctoLink *link)
+free_link (OctoLink *link, OctoQdisc *queue)
 {
   OctoPacket p;
 
   while (octo_link_drain (link, &p))
     g_free (p.data);
   octo_link_free (link);
+  while (octo_qdisc_dequeue (queue, G_MAXUINT64 / 2, &p))
+    g_free (p.data);
+  octo_qdisc_free (queue);
 }
 
 void
@@ -114,10 +118,8 @@ sim_world_free (SimWorld *w)
 {
   if (!w)
     return;
-  free_link (w->down);
-  free_link (w->up);
-  octo_qdisc_free (w->down_queue);
-  octo_qdisc_free (w->up_queue);
+  free_link (w->down, w->down_queue);
+  free_link (w->up, w->up_queue);
   octo_sender_free (w->sender);
   octo_receiver_free (w->receiver);
   g_free (w->scratch);
