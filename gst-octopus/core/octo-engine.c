@@ -46,7 +46,7 @@ struct _Stream {
   guint32 queued;
   OctoTime last_arrival;
   Message *oldest, *newest;     /* open records, creation order */
-  GHashTable *messages;         /* msg_id -> Message, the same records */
+  guint32 max_id;               /* newest msg_id seen, when any record exists */
   guint32 n_open;
   guint32 n_idle;
   OctoArrivalMeter arrivals;
@@ -155,7 +155,6 @@ free_stream (Stream *s)
     g_free (m);
     m = next;
   }
-  g_hash_table_destroy (s->messages);
   g_free (s);
 }
 
@@ -202,7 +201,6 @@ release_message (OctoEngine *e, Message *m)
   else
     s->newest = m->prev;
   s->n_open--;
-  g_hash_table_remove (s->messages, GUINT_TO_POINTER (m->msg_id));
   m->next = e->free_messages;
   e->free_messages = m;
 }
@@ -246,17 +244,24 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   s->newest = m;
   s->n_open++;
   s->n_idle++;                  /* until its first packet is stored */
-  g_hash_table_insert (s->messages, GUINT_TO_POINTER (m->msg_id), m);
+  if (s->n_open == 1 || octo_msg_id_newer (m->msg_id, s->max_id))
+    s->max_id = m->msg_id;
   return m;
 }
 
 static Message *
 find_message (Stream *s, guint32 msg_id)
 {
-  /* most packets continue the message before them */
+  /* most packets continue the message before them, or start a newer one;
+   * only reordered and late packets search the open records */
   if (s->newest && s->newest->msg_id == msg_id)
     return s->newest;
-  return g_hash_table_lookup (s->messages, GUINT_TO_POINTER (msg_id));
+  if (!s->newest || octo_msg_id_newer (msg_id, s->max_id))
+    return NULL;
+  for (Message *m = s->newest; m; m = m->prev)
+    if (m->msg_id == msg_id)
+      return m;
+  return NULL;
 }
 
 static void
@@ -306,7 +311,6 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
     s = g_new0 (Stream, 1);
     s->source = source;
     s->stream_id = stream_id;
-    s->messages = g_hash_table_new (g_direct_hash, g_direct_equal);
     octo_arrival_meter_init (&s->arrivals);
     stored = g_new (StreamKey, 1);
     *stored = key;

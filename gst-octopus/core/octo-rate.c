@@ -4,10 +4,12 @@
 #include <string.h>
 
 struct _OctoRateMeter {
-  /* ring of departures: time, cumulative bytes and cumulative busy time */
-  OctoTime time[OCTO_RATE_HISTORY];
-  guint64 cum_bytes[OCTO_RATE_HISTORY];
-  OctoTime cum_busy[OCTO_RATE_HISTORY];
+  /* ring of departures, one cache-friendly record each */
+  struct {
+    OctoTime time;
+    guint64 cum_bytes;          /* bytes departed up to and with this one */
+    OctoTime cum_busy;          /* busy time up to this departure */
+  } dep[OCTO_RATE_HISTORY];
   guint32 head;                 /* next slot to write */
   guint32 count;
   guint64 n_departures;         /* ever; departure k sits in slot k % HISTORY */
@@ -67,9 +69,9 @@ octo_rate_meter_departure (OctoRateMeter *meter, guint32 bytes, OctoTime now)
 
   advance (meter, now);
   meter->total_bytes += bytes;
-  meter->time[slot] = now;
-  meter->cum_bytes[slot] = meter->total_bytes;
-  meter->cum_busy[slot] = meter->busy_total;
+  meter->dep[slot].time = now;
+  meter->dep[slot].cum_bytes = meter->total_bytes;
+  meter->dep[slot].cum_busy = meter->busy_total;
   meter->head = (slot + 1) % OCTO_RATE_HISTORY;
   if (meter->count < OCTO_RATE_HISTORY)
     meter->count++;
@@ -95,7 +97,7 @@ octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now)
   if (meter->count < OCTO_RATE_MIN_DEPARTURES)
     return OCTO_BW_UNKNOWN;
   last = slot_of (meter, meter->count - 1);
-  if (now > meter->time[last] && now - meter->time[last] > OCTO_RATE_STALE)
+  if (now > meter->dep[last].time && now - meter->dep[last].time > OCTO_RATE_STALE)
     return OCTO_BW_UNKNOWN;
 
   /* oldest departure inside (now - window, now]: the window only moves
@@ -103,10 +105,10 @@ octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now)
   cutoff = now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0;
   oldest = meter->n_departures - meter->count;
   seq = MAX (meter->window_first, oldest);
-  while (seq > oldest && meter->time[(seq - 1) % OCTO_RATE_HISTORY] > cutoff)
+  while (seq > oldest && meter->dep[(seq - 1) % OCTO_RATE_HISTORY].time > cutoff)
     seq--;                      /* time went back: rare */
   while (seq < meter->n_departures
-      && meter->time[seq % OCTO_RATE_HISTORY] <= cutoff)
+      && meter->dep[seq % OCTO_RATE_HISTORY].time <= cutoff)
     seq++;
   meter->window_first = seq;
   if (meter->n_departures - seq < OCTO_RATE_MIN_DEPARTURES)
@@ -114,14 +116,14 @@ octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now)
   lo = (guint32) (seq - oldest);
   first = slot_of (meter, lo);
   intervals = meter->count - 1 - lo;
-  meter->window_start = meter->time[first];
+  meter->window_start = meter->dep[first].time;
 
-  bytes = meter->cum_bytes[last] - meter->cum_bytes[first];
-  span = meter->cum_busy[last] - meter->cum_busy[first];
+  bytes = meter->dep[last].cum_bytes - meter->dep[first].cum_bytes;
+  span = meter->dep[last].cum_busy - meter->dep[first].cum_busy;
   /* a queue busy for longer than a usual service interval without a
    * departure is being served slower: count that time too */
   mean = span / intervals;
-  since_last = busy_at (meter, now) - meter->cum_busy[last];
+  since_last = busy_at (meter, now) - meter->dep[last].cum_busy;
   if (since_last > mean)
     span += since_last - mean;
   if (span == 0)
@@ -150,12 +152,12 @@ octo_arrival_meter_add (OctoArrivalMeter *meter, guint32 bytes, OctoTime now)
 
   meter->total_bytes += bytes;
   /* arrivals in the same instant share one slot */
-  if (meter->count > 0 && meter->time[prev] == now) {
-    meter->cum_bytes[prev] = meter->total_bytes;
+  if (meter->count > 0 && meter->entry[prev].time == now) {
+    meter->entry[prev].cum_bytes = meter->total_bytes;
     return;
   }
-  meter->time[meter->head] = now;
-  meter->cum_bytes[meter->head] = meter->total_bytes;
+  meter->entry[meter->head].time = now;
+  meter->entry[meter->head].cum_bytes = meter->total_bytes;
   meter->head = (meter->head + 1) % OCTO_ARRIVAL_HISTORY;
   if (meter->count < OCTO_ARRIVAL_HISTORY)
     meter->count++;
@@ -175,18 +177,18 @@ octo_arrival_meter_rate (const OctoArrivalMeter *meter, OctoTime start,
   /* newest arrival at or before start: bytes up to it are outside */
   for (guint32 i = meter->count; i > 0; i--) {
     guint32 slot = (oldest + i - 1) % OCTO_ARRIVAL_HISTORY;
-    if (meter->time[slot] <= start) {
-      before = meter->cum_bytes[slot];
+    if (meter->entry[slot].time <= start) {
+      before = meter->entry[slot].cum_bytes;
       found = TRUE;
       break;
     }
   }
   if (!found && meter->count == OCTO_ARRIVAL_HISTORY) {
     /* history does not reach back to start: use the span it covers */
-    if (now <= meter->time[oldest])
+    if (now <= meter->entry[oldest].time)
       return 0;
-    start = meter->time[oldest];
-    before = meter->cum_bytes[oldest];
+    start = meter->entry[oldest].time;
+    before = meter->entry[oldest].cum_bytes;
   }
   return (guint64) ((gdouble) (meter->total_bytes - before) * 8.0 *
       OCTO_SECOND / (gdouble) (now - start));

@@ -41,8 +41,10 @@ OctoTime octo_rate_meter_window_start (OctoRateMeter *meter, OctoTime now);
 /* Arrival-rate history of one stream: bytes per time. */
 #define OCTO_ARRIVAL_HISTORY 256
 typedef struct {
-  OctoTime time[OCTO_ARRIVAL_HISTORY];
-  guint64 cum_bytes[OCTO_ARRIVAL_HISTORY];
+  struct {
+    OctoTime time;
+    guint64 cum_bytes;          /* bytes arrived up to and with this instant */
+  } entry[OCTO_ARRIVAL_HISTORY];
   guint64 total_bytes;
   guint32 head;   /* next slot */
   guint32 count;
