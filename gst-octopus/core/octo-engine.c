@@ -558,6 +558,9 @@ share_of (OctoEngine *e, Stream *s, OctoTime now)
 
   if (bw == OCTO_BW_UNKNOWN || bw == OCTO_BW_UNLIMITED)
     return bw;
+  /* alone in the queue: the whole bandwidth */
+  if (e->stream_list->len < 2 && e->untagged_arrivals.count == 0)
+    return bw;
   start = e->config.bw_source == OCTO_BW_MEASURED ?
       octo_rate_meter_window_start (e->rate, now) :
       (now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0);

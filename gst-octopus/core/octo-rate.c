@@ -174,13 +174,20 @@ octo_arrival_meter_rate (const OctoArrivalMeter *meter, OctoTime start,
 
   if (meter->count == 0 || now <= start)
     return 0;
-  /* newest arrival at or before start: bytes up to it are outside */
-  for (guint32 i = meter->count; i > 0; i--) {
-    guint32 slot = (oldest + i - 1) % OCTO_ARRIVAL_HISTORY;
-    if (meter->entry[slot].time <= start) {
-      before = meter->entry[slot].cum_bytes;
+  /* newest arrival at or before start (bytes up to it are outside), by
+   * binary search over the time-ordered history */
+  {
+    guint32 lo = 0, hi = meter->count;
+    while (lo < hi) {
+      guint32 mid = lo + (hi - lo) / 2;
+      if (meter->entry[(oldest + mid) % OCTO_ARRIVAL_HISTORY].time <= start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo > 0) {
+      before = meter->entry[(oldest + lo - 1) % OCTO_ARRIVAL_HISTORY].cum_bytes;
       found = TRUE;
-      break;
     }
   }
   if (!found && meter->count == OCTO_ARRIVAL_HISTORY) {
