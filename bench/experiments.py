@@ -78,6 +78,7 @@ def plan(args):
                                "--rtt-ms", str(rtt), "--duration", str(args.duration),
                                "--trace-label", label(down, False),
                                "--video-label", label(vpath, True),
+                               "--cross-mbps", str(args.cross_mbps),
                                "--out", os.path.join(args.out, "runs", name)]
                         if up and os.path.exists(up) and not args.no_uplink_trace:
                             cmd[cmd.index("--video"):cmd.index("--video")] = ["--up-trace", up]
@@ -105,6 +106,8 @@ def main():
     p.add_argument("--videos", type=csv_list, default=None,
                    help="video traces by name (data/traces/video) or path")
     p.add_argument("--duration", type=int, default=60)
+    p.add_argument("--cross-mbps", type=float, default=0,
+                   help="constant-rate cross traffic through the bottleneck")
     p.add_argument("--out", default=os.path.join(ROOT, "results", "latest"))
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2)
     p.add_argument("--sim", default=os.path.join(ROOT, "build", "bench", "sim", "octo-sim"))

@@ -14,6 +14,7 @@ static gchar *scheme_name = NULL, *down_trace = NULL, *up_trace = NULL;
 static gchar *video_trace = NULL, *out_dir = NULL;
 static gchar *trace_label = NULL, *video_label = NULL;
 static gint rtt_ms = 60, duration_s = 60, seed = 1;
+static gdouble cross_mbps = 0;
 static gboolean list_schemes = FALSE;
 
 static GOptionEntry entries[] = {
@@ -32,6 +33,9 @@ static GOptionEntry entries[] = {
   {"duration", 'd', 0, G_OPTION_ARG_INT, &duration_s,
       "Simulated seconds (default 60)", "S"},
   {"seed", 0, 0, G_OPTION_ARG_INT, &seed, "Random seed (default 1)", "N"},
+  {"cross-mbps", 0, 0, G_OPTION_ARG_DOUBLE, &cross_mbps,
+      "Constant-rate cross traffic through the bottleneck queue, Mbit/s "
+      "(default 0: none)", "MBPS"},
   {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
       "Directory for frames.csv, summary.json, details.json, inputs.json "
       "and the sent/received logs octo-metrics reads",
@@ -87,8 +91,8 @@ inputs_json (void)
   GString *s = g_string_new ("{\n");
 
   g_string_append_printf (s, "  \"case\": %d, \"scheme\": \"%s\", "
-      "\"rtt_ms\": %d, \"duration_s\": %d, \"seed\": %d,\n", case_id,
-      scheme_name, rtt_ms, duration_s, seed);
+      "\"rtt_ms\": %d, \"duration_s\": %d, \"seed\": %d, \"cross_mbps\": %g,\n",
+      case_id, scheme_name, rtt_ms, duration_s, seed, cross_mbps);
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++) {
     gchar *base, *sum;
     if (!paths[i])
@@ -133,7 +137,8 @@ main (int argc, char **argv)
   }
   config.scheme = scheme_name ? sim_scheme_find (scheme_name) : NULL;
   if (case_id < 1 || case_id > 3 || !config.scheme || !down_trace
-      || !video_trace || !out_dir || rtt_ms < 0 || duration_s <= 0) {
+      || !video_trace || !out_dir || rtt_ms < 0 || duration_s <= 0
+      || cross_mbps < 0) {
     g_printerr ("octo-sim: need --case 1..3, a known --scheme, --trace, "
         "--video and --out\n%s", g_option_context_get_help (ctx, TRUE, NULL));
     return 2;
@@ -150,6 +155,7 @@ main (int argc, char **argv)
   config.rtt_ms = rtt_ms;
   config.duration_s = duration_s;
   config.seed = seed;
+  config.cross_bps = (guint64) (cross_mbps * 1e6);
   labels = (SimLabels) { case_id, scheme_name, trace_label, video_label,
     rtt_ms };
   result = sim_run (&config, &error);

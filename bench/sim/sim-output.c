@@ -64,6 +64,9 @@ sim_output_details_json (const SimResult *r)
   g_string_append_printf (s, "  \"messages_sent\": %" G_GUINT64_FORMAT
       ", \"messages_delivered\": %" G_GUINT64_FORMAT ",\n", r->messages_sent,
       r->messages_delivered);
+  g_string_append_printf (s, "  \"cross_sent_link_bytes\": %" G_GUINT64_FORMAT
+      ", \"cross_delivered_link_bytes\": %" G_GUINT64_FORMAT ",\n",
+      r->cross_sent_bytes, r->cross_delivered_bytes);
   g_string_append_printf (s, "  \"bytes_sent\": %" G_GUINT64_FORMAT
       ", \"bytes_delivered\": %" G_GUINT64_FORMAT ",\n", r->bytes_sent,
       r->bytes_delivered);

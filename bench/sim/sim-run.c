@@ -280,6 +280,7 @@ sim_run (const SimRunConfig *config, GError **error)
   wc.up_trace = up;
   wc.one_way_delay = config->rtt_ms * OCTO_MSECOND / 2;
   wc.down_queue = config->scheme->down_queue;
+  wc.cross_bps = config->cross_bps;
   sc.tag = config->scheme->tag;
   sc.adapt = config->scheme->adapt;
   sc.payload = wc.sender.mtu - OCTO_DATA_PREFIX_LEN;
@@ -320,6 +321,9 @@ sim_run (const SimRunConfig *config, GError **error)
   r->sent_link_bytes = sim_world_link_stats (run.world)->sent_bytes;
   r->delivered_link_bytes = sim_world_link_stats (run.world)->delivered_bytes;
   r->max_queued_bytes = sim_world_link_stats (run.world)->max_queued_bytes;
+  r->cross_sent_bytes = sim_world_link_stats (run.world)->cross_sent_bytes;
+  r->cross_delivered_bytes =
+      sim_world_link_stats (run.world)->cross_delivered_bytes;
 
   r->n_frames = run.frames->len;
   if (sc.single_layer) {

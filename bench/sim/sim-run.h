@@ -21,6 +21,7 @@ typedef struct {
   guint rtt_ms;
   guint duration_s;
   guint32 seed;
+  guint64 cross_bps;            /* constant-rate cross traffic; 0 = none */
 } SimRunConfig;
 
 typedef struct {
@@ -35,6 +36,7 @@ typedef struct {
   /* link bytes sent and delivered in the whole run including a drain of
    * SIM_DRAIN after the last frame; the bottleneck's largest backlog */
   guint64 sent_link_bytes, delivered_link_bytes, max_queued_bytes;
+  guint64 cross_sent_bytes, cross_delivered_bytes;
   /* packets dropped by reason, in the send buffer and in the network */
   guint64 sender_drops[OCTO_DROP_N_REASONS];
   guint64 network_drops[OCTO_DROP_N_REASONS];

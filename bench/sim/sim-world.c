@@ -4,6 +4,8 @@
 #include <string.h>
 
 #define MAX_MESSAGE (64 * 1024 * 1024)
+#define CROSS_PACKET 1500       /* link bytes */
+#define CROSS_SOURCE 2          /* the stream's packets come from source 1 */
 
 struct _SimWorld {
   SimWorldConfig config;
@@ -15,6 +17,7 @@ struct _SimWorld {
   SimAppFunc app;
   gpointer app_data;
   OctoTime app_next;
+  OctoTime cross_next;
   SimPacketFunc sent_func, delivered_func;
   gpointer sent_data, delivered_data;
   SimLinkStats stats;
@@ -94,6 +97,7 @@ sim_world_new (const SimWorldConfig *config, OctoMessageFunc on_message,
   w->up = octo_link_new (config->up_trace, config->one_way_delay, 0);
   octo_link_add_queue (w->up, w->up_queue);
   w->app_next = OCTO_TIME_NONE;
+  w->cross_next = config->cross_bps ? 0 : OCTO_TIME_NONE;
   w->scratch = g_malloc (OCTO_MTU_MAX);
   w->zeros = g_malloc0 (MAX_MESSAGE);
   return w;
@@ -222,6 +226,11 @@ step (SimWorld *w)
 
   octo_link_advance (w->down, now);
   while (octo_link_pop_delivery (w->down, now, &d)) {
+    if (d.packet.source == CROSS_SOURCE) {
+      w->stats.cross_delivered_bytes += d.packet.size;
+      g_free (d.packet.data);
+      continue;
+    }
     w->stats.delivered_bytes += d.packet.size;
     if (w->delivered_func)
       w->delivered_func (d.packet.data, d.packet.size - OCTO_LINK_OVERHEAD,
@@ -229,6 +238,16 @@ step (SimWorld *w)
     octo_receiver_on_packet (w->receiver, d.packet.data,
         d.packet.size - OCTO_LINK_OVERHEAD, now);
     g_free (d.packet.data);
+  }
+  /* cross traffic joins the bottleneck queue at its constant rate, after
+   * the opportunities of this instant, like every arrival */
+  while (w->cross_next <= now) {
+    OctoPacket p = {
+      .data = g_malloc0 (1), .size = CROSS_PACKET, .source = CROSS_SOURCE,
+    };
+    w->stats.cross_sent_bytes += CROSS_PACKET;
+    octo_qdisc_enqueue (w->down_queue, &p, NULL, NULL, now);
+    w->cross_next += CROSS_PACKET * 8 * OCTO_SECOND / w->config.cross_bps;
   }
   octo_receiver_on_timer (w->receiver, now);
   while ((len = octo_receiver_poll_ack (w->receiver, now, w->scratch)) > 0)
@@ -257,6 +276,7 @@ step (SimWorld *w)
   if (octo_link_next_wakeup (w->up, &t))
     next = MIN (next, t);
   next = MIN (next, octo_receiver_next_deadline (w->receiver));
+  next = MIN (next, w->cross_next);
   if (w->app)
     next = MIN (next, w->app_next);
   return next;

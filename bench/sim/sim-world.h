@@ -25,6 +25,9 @@ typedef struct {
   OctoTime one_way_delay;       /* each direction */
   const gchar *down_queue;      /* qdisc spec of the bottleneck queue */
   guint64 link_buffer_bytes;
+  /* constant-rate cross traffic through the bottleneck queue: plain (not
+   * Octopus) 1500-byte datagrams from another sender; 0 = none */
+  guint64 cross_bps;
 } SimWorldConfig;
 
 void sim_world_config_init (SimWorldConfig *config);
@@ -38,6 +41,7 @@ typedef struct {
   guint64 delivered_bytes;      /* link bytes that crossed the downlink */
   guint64 sent_packets, sent_bytes;     /* link bytes the sender emitted */
   guint64 max_queued_bytes;     /* at the bottleneck queue */
+  guint64 cross_sent_bytes, cross_delivered_bytes;      /* link bytes */
 } SimLinkStats;
 
 SimWorld *sim_world_new (const SimWorldConfig *config,

@@ -13,15 +13,15 @@ data_path (const gchar *kind, const gchar *name)
 }
 
 static SimResult *
-run_case (guint case_id, const gchar *scheme, const gchar *video,
-    guint duration_s)
+run_case_cross (guint case_id, const gchar *scheme, const gchar *video,
+    guint duration_s, guint64 cross_bps)
 {
   gchar *down = data_path ("network", "Verizon-LTE-short.down");
   gchar *vpath = data_path ("video", video);
   SimRunConfig config = {
     .case_id = case_id, .scheme = sim_scheme_find (scheme),
     .down_trace = down, .video_trace = vpath, .rtt_ms = 60,
-    .duration_s = duration_s, .seed = 1,
+    .duration_s = duration_s, .seed = 1, .cross_bps = cross_bps,
   };
   GError *error = NULL;
   SimResult *r;
@@ -32,6 +32,13 @@ run_case (guint case_id, const gchar *scheme, const gchar *video,
   g_free (down);
   g_free (vpath);
   return r;
+}
+
+static SimResult *
+run_case (guint case_id, const gchar *scheme, const gchar *video,
+    guint duration_s)
+{
+  return run_case_cross (case_id, scheme, video, duration_s, 0);
 }
 
 static void
@@ -91,6 +98,26 @@ test_oracle_keeps_network_queue_empty_and_delivers_what_it_sends (void)
   sim_result_free (r);
 }
 
+/* 2 Mbit/s of plain cross traffic shares the bottleneck: it is carried at
+ * its rate (its packets are FIFO traffic to every queue) and leaves the
+ * stream less of the link. */
+static void
+test_cross_traffic_shares_the_bottleneck (void)
+{
+  SimResult *alone = run_case (2, "octopus", "mot17-10-quality.trace", 20);
+  SimResult *shared = run_case_cross (2, "octopus", "mot17-10-quality.trace",
+      20, 2000000);
+
+  g_assert_cmpuint (alone->cross_sent_bytes, ==, 0);
+  /* 2 Mbit/s for the 20 s run and its 2 s drain, in 1500-byte packets */
+  g_assert_cmpuint (shared->cross_sent_bytes, ==, 3667 * 1500);
+  g_assert_cmpfloat (shared->cross_delivered_bytes, >=,
+      0.95 * shared->cross_sent_bytes);
+  g_assert_cmpuint (shared->delivered_bytes, <, alone->delivered_bytes);
+  sim_result_free (alone);
+  sim_result_free (shared);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -99,5 +126,7 @@ main (int argc, char **argv)
       test_identical_inputs_give_identical_results);
   g_test_add_func ("/sim/oracle-queue-empty",
       test_oracle_keeps_network_queue_empty_and_delivers_what_it_sends);
+  g_test_add_func ("/sim/cross-traffic",
+      test_cross_traffic_shares_the_bottleneck);
   return g_test_run ();
 }
