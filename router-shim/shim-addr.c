@@ -58,12 +58,6 @@ shim_addr_to_string (const ShimAddr *addr, gchar *buf)
   return buf;
 }
 
-gboolean
-shim_addr_equal (const ShimAddr *a, const ShimAddr *b)
-{
-  return a->len == b->len && memcmp (&a->ss, &b->ss, a->len) == 0;
-}
-
 guint64
 shim_addr_key (const ShimAddr *addr)
 {

@@ -238,8 +238,3 @@ sim_gcc_run (SimGcc *g, OctoTime now)
   return next;
 }
 
-guint64
-sim_gcc_target_bps (const SimGcc *g)
-{
-  return octo_gcc_target_bps (g->gcc);
-}

@@ -26,7 +26,6 @@ void sim_gcc_free (SimGcc *gcc);
 /* Sends and receives the feedback due at @now and updates the sender's
  * rates; returns when to run next. */
 OctoTime sim_gcc_run (SimGcc *gcc, OctoTime now);
-guint64 sim_gcc_target_bps (const SimGcc *gcc);
 /* The app reports the bytes of every frame it submits (ALR detection). */
 void sim_gcc_on_app_bytes (SimGcc *gcc, guint32 bytes, OctoTime now);
 

@@ -188,27 +188,6 @@ app (SimWorld *world, OctoTime now, gpointer user_data)
       next_capture;
 }
 
-/* The level a non-adapting app keeps: the best the trace's mean rate affords. */
-static guint
-fixed_level (const OctoTraceSourceConfig *sc, const OctoTrace *trace)
-{
-  guint64 mean = octo_trace_mean_bps (trace);
-  guint level = 0;
-
-  if (sc->quality) {
-    for (guint i = 0; i < sc->quality->n_levels; i++)
-      if (octo_preset_link_rate ((guint64) sc->quality->levels[i].aggregate_kbps
-              * 1000, sc->payload, sc->overhead) <= mean)
-        level = i;
-  } else if (sc->cloud) {
-    for (guint i = 0; i < sc->cloud->n_layers; i++)
-      if (octo_preset_link_rate ((guint64) sc->cloud->cumulative_kbps[i] * 1000,
-              sc->payload, sc->overhead) <= mean)
-        level = i;
-  }
-  return level;
-}
-
 static void
 collect_drops (Run *run)
 {
@@ -286,7 +265,8 @@ sim_run (const SimRunConfig *config, GError **error)
   sc.payload = wc.sender.mtu - OCTO_DATA_PREFIX_LEN;
   sc.overhead = OCTO_DATA_PREFIX_LEN + OCTO_LINK_OVERHEAD;
   if (!sc.adapt)
-    sc.fixed_level = fixed_level (&sc, down);
+    /* a non-adapting app keeps the best level the trace's mean affords */
+    sc.fixed_level = octo_trace_source_pick_level (&sc, octo_trace_mean_bps (down));
   /* single-layer frames carry no SVC overhead (papers: 15-18 %): credited
    * to the baseline */
   sc.single_layer = config->scheme->gcc;

@@ -155,11 +155,6 @@ sim_world_set_delivered_func (SimWorld *w, SimPacketFunc func,
   w->delivered_data = user_data;
 }
 
-OctoTime
-sim_world_now (const SimWorld *w)
-{
-  return w->now;
-}
 
 OctoSender *
 sim_world_sender (SimWorld *w)
@@ -167,11 +162,6 @@ sim_world_sender (SimWorld *w)
   return w->sender;
 }
 
-OctoReceiver *
-sim_world_receiver (SimWorld *w)
-{
-  return w->receiver;
-}
 
 OctoQdisc *
 sim_world_down_queue (SimWorld *w)

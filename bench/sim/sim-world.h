@@ -60,10 +60,8 @@ void sim_world_set_delivered_func (SimWorld *world, SimPacketFunc func,
     gpointer user_data);
 
 void sim_world_run_until (SimWorld *world, OctoTime end);
-OctoTime sim_world_now (const SimWorld *world);
 
 OctoSender *sim_world_sender (SimWorld *world);
-OctoReceiver *sim_world_receiver (SimWorld *world);
 OctoQdisc *sim_world_down_queue (SimWorld *world);
 const SimLinkStats *sim_world_link_stats (const SimWorld *world);
 

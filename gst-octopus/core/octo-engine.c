@@ -695,18 +695,6 @@ octo_engine_queued_packets (const OctoEngine *e)
   return e->n_slots - e->n_dead;
 }
 
-gboolean
-octo_engine_front_enqueue_time (OctoEngine *e, OctoTime *time)
-{
-  for (guint32 i = 0; i < e->n_slots; i++) {
-    Entry *entry = entry_at (e, i);
-    if (!entry->dead) {
-      *time = entry->enqueue_time;
-      return TRUE;
-    }
-  }
-  return FALSE;
-}
 
 const OctoEngineStats *
 octo_engine_get_stats (const OctoEngine *e)

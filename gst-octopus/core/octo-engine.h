@@ -91,8 +91,6 @@ gboolean octo_engine_dequeue (OctoEngine *engine, OctoTime now,
 
 guint64 octo_engine_queued_bytes (const OctoEngine *engine);
 guint32 octo_engine_queued_packets (const OctoEngine *engine);
-/* Arrival time of the packet at the front, for sojourn-based AQMs. */
-gboolean octo_engine_front_enqueue_time (OctoEngine *engine, OctoTime *time);
 
 /* OCTO_BW_EXTERNAL only: the bandwidth the rules compare against. */
 void octo_engine_set_bandwidth (OctoEngine *engine, guint64 bps);

@@ -33,11 +33,6 @@ octo_rate_meter_free (OctoRateMeter *meter)
   g_free (meter);
 }
 
-void
-octo_rate_meter_reset (OctoRateMeter *meter)
-{
-  memset (meter, 0, sizeof (*meter));
-}
 
 static OctoTime
 busy_at (const OctoRateMeter *meter, OctoTime now)

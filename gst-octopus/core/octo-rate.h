@@ -24,7 +24,6 @@ typedef struct _OctoRateMeter OctoRateMeter;
 
 OctoRateMeter *octo_rate_meter_new (void);
 void octo_rate_meter_free (OctoRateMeter *meter);
-void octo_rate_meter_reset (OctoRateMeter *meter);
 
 /* The queue became non-empty (@busy TRUE) or empty at @now.  Call on every
  * change; repeated calls with the same state are harmless. */

@@ -90,10 +90,29 @@ octo_trace_source_level (const OctoTraceSource *s)
 }
 
 static guint64
-link_rate (const OctoTraceSource *s, guint32 kbps)
+link_rate (const OctoTraceSourceConfig *c, guint32 kbps)
 {
-  return octo_preset_link_rate ((guint64) kbps * 1000, s->config.payload,
-      s->config.overhead);
+  return octo_preset_link_rate ((guint64) kbps * 1000, c->payload,
+      c->overhead);
+}
+
+guint
+octo_trace_source_pick_level (const OctoTraceSourceConfig *c,
+    guint64 estimate_bps)
+{
+  guint level = 0;
+
+  /* levels are compared as link rates, like the estimate */
+  if (c->kind == OCTO_SOURCE_QUALITY) {
+    for (guint i = 0; i < c->quality->n_levels; i++)
+      if (link_rate (c, c->quality->levels[i].aggregate_kbps) <= estimate_bps)
+        level = i;
+  } else if (c->kind == OCTO_SOURCE_CLOUD) {
+    for (guint i = 0; i < c->cloud->n_layers; i++)
+      if (link_rate (c, c->cloud->cumulative_kbps[i]) <= estimate_bps)
+        level = i;
+  }
+  return level;
 }
 
 static guint
@@ -120,13 +139,8 @@ quality_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
   const OctoQualityLevel *level;
   const OctoQualityFrame *f;
 
-  /* levels are compared as link rates, like the estimate */
-  if ((gop_start || s->config.single_layer) && s->config.adapt) {
-    s->level = 0;
-    for (guint i = 0; i < t->n_levels; i++)
-      if (link_rate (s, t->levels[i].aggregate_kbps) <= estimate)
-        s->level = i;
-  }
+  if ((gop_start || s->config.single_layer) && s->config.adapt)
+    s->level = octo_trace_source_pick_level (&s->config, estimate);
   level = &t->levels[s->level];
   f = &level->frames[frame % t->n_frames];
   if (s->config.single_layer) {
@@ -147,7 +161,7 @@ quality_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
     m->quality = octo_ssim_from_db (f->ssim_db[k]);
     if (s->config.tag)
       octo_preset_quality (k, gop_start,
-          link_rate (s, level->cumulative_kbps[k]), &m->tags);
+          link_rate (&s->config, level->cumulative_kbps[k]), &m->tags);
   }
   return t->n_layers;
 }
@@ -159,12 +173,8 @@ cloud_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
   const OctoCloudTrace *t = s->config.cloud;
   guint n = 0;
 
-  if (s->config.adapt) {
-    s->level = 0;
-    for (guint i = 0; i < t->n_layers; i++)
-      if (link_rate (s, t->cumulative_kbps[i]) <= estimate)
-        s->level = i;
-  }
+  if (s->config.adapt)
+    s->level = octo_trace_source_pick_level (&s->config, estimate);
   for (guint layer = 0; layer <= s->level; layer++)
     for (guint cell = 0; cell < t->n_cells; cell++) {
       OctoSourceMessage *m = &out[n];

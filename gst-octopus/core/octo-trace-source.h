@@ -66,6 +66,10 @@ OctoTime octo_trace_source_capture_time (const OctoTraceSource *source,
  * written to @out (<= OCTO_SOURCE_MAX_MESSAGES). */
 guint octo_trace_source_next_frame (OctoTraceSource *source,
     OctoTime capture, guint64 estimate_bps, OctoSourceMessage *out);
+/* The highest quality level, or the highest cloud layer, whose cumulative
+ * link rate is <= @estimate_bps (0 if none): the apps' choice rule. */
+guint octo_trace_source_pick_level (const OctoTraceSourceConfig *config,
+    guint64 estimate_bps);
 /* The level (quality) or top layer (cloud) in use. */
 guint octo_trace_source_level (const OctoTraceSource *source);
 

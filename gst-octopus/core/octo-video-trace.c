@@ -313,16 +313,6 @@ failed_open:
   return NULL;
 }
 
-guint
-octo_quality_trace_pick_level (const OctoQualityTrace *trace, guint64 bps)
-{
-  guint pick = 0;
-
-  for (guint i = 0; i < trace->n_levels; i++)
-    if ((guint64) trace->levels[i].aggregate_kbps * 1000 <= bps)
-      pick = i;
-  return pick;
-}
 
 /* ---- point cloud ---- */
 
@@ -409,13 +399,3 @@ failed_open:
   return NULL;
 }
 
-guint
-octo_cloud_trace_pick_layers (const OctoCloudTrace *trace, guint64 bps)
-{
-  guint pick = 0;
-
-  for (guint i = 0; i < trace->n_layers; i++)
-    if ((guint64) trace->cumulative_kbps[i] * 1000 <= bps)
-      pick = i;
-  return pick;
-}

@@ -54,15 +54,10 @@ void octo_temporal_trace_free (OctoTemporalTrace *trace);
 
 OctoQualityTrace *octo_quality_trace_load (const gchar *path, GError **error);
 void octo_quality_trace_free (OctoQualityTrace *trace);
-/* The highest level whose aggregate rate is <= @bps (the lowest if none). */
-guint octo_quality_trace_pick_level (const OctoQualityTrace *trace,
-    guint64 bps);
 
 OctoCloudTrace *octo_cloud_trace_load (const gchar *path, GError **error);
 void octo_cloud_trace_free (OctoCloudTrace *trace);
 guint32 octo_cloud_trace_bytes (const OctoCloudTrace *trace, guint frame,
     guint layer, guint cell);
-/* The highest layer whose cumulative rate is <= @bps (at least 0). */
-guint octo_cloud_trace_pick_layers (const OctoCloudTrace *trace, guint64 bps);
 
 G_END_DECLS

@@ -17,6 +17,7 @@
 
 #include "gst/octopus/gstoctopusmeta.h"
 #include "gstoctopusstats.h"
+#include "octo-metrics.h"
 #include "transport/octo-receiver.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_octopus_src_debug);
@@ -150,13 +151,6 @@ on_message (OctoMessage *msg, gpointer user_data)
   g_queue_push_tail (&self->ready, buf);
 }
 
-static gint
-compare_time (gconstpointer a, gconstpointer b)
-{
-  OctoTime x = *(const OctoTime *) a, y = *(const OctoTime *) b;
-  return x < y ? -1 : x > y;
-}
-
 /* Called with self->lock held. */
 static GstStructure *
 build_stats (GstOctopusSrc *self)
@@ -189,12 +183,13 @@ build_stats (GstOctopusSrc *self)
     }
   }
   if (self->latency_count > 0) {
-    OctoTime *sorted = g_memdup2 (self->latency,
-        self->latency_count * sizeof (OctoTime));
-    qsort (sorted, self->latency_count, sizeof (OctoTime), compare_time);
-    p50 = sorted[(self->latency_count - 1) / 2];
-    p99 = sorted[(self->latency_count - 1) * 99 / 100];
-    g_free (sorted);
+    /* the project's one percentile definition (octo-metrics.h) */
+    gdouble *samples = g_new (gdouble, self->latency_count);
+    for (guint i = 0; i < self->latency_count; i++)
+      samples[i] = self->latency[i];
+    p50 = octo_percentile (samples, self->latency_count, 50);
+    p99 = octo_percentile (samples, self->latency_count, 99);
+    g_free (samples);
   }
   return gst_structure_new ("application/x-octopus-src-stats",
       "peers", G_TYPE_UINT, self->peers ? g_hash_table_size (self->peers) : 0,

@@ -1,6 +1,6 @@
 /* The shipped video traces load as documented; bad files fail with the
  * file, the line and the reason. */
-#include "octo-video-trace.h"
+#include "octo-trace-source.h"
 
 #include <glib/gstdio.h>
 #include <unistd.h>
@@ -39,6 +39,7 @@ test_quality_trace_loads_levels_and_picks_by_estimate (void)
   gchar *path = data_path ("mot17-10-quality.trace");
   GError *error = NULL;
   OctoQualityTrace *t = octo_quality_trace_load (path, &error);
+  OctoTraceSourceConfig c;
 
   g_assert_no_error (error);
   g_assert_cmpuint (t->gop_len, ==, 10);
@@ -50,11 +51,20 @@ test_quality_trace_loads_levels_and_picks_by_estimate (void)
   g_assert_cmpuint (t->levels[0].frames[0].bytes[2], ==, 4436);
   g_assert_cmpfloat (t->levels[0].frames[1].ssim_db[0], ==, 9.73);
   g_assert_cmpuint (t->levels[9].aggregate_kbps, ==, 15000);
-  /* highest level at or below the estimate; the lowest if none */
-  g_assert_cmpuint (octo_quality_trace_pick_level (t, 500000), ==, 0);
-  g_assert_cmpuint (octo_quality_trace_pick_level (t, 2050000), ==, 1);
-  g_assert_cmpuint (octo_quality_trace_pick_level (t, 2049999), ==, 0);
-  g_assert_cmpuint (octo_quality_trace_pick_level (t, 100000000), ==, 9);
+  /* the apps' rule: the highest level at or below the estimate, the lowest
+   * if none; rates compared as link rates (here without overhead, then
+   * with 10 % of it) */
+  octo_trace_source_config_init (&c, OCTO_SOURCE_QUALITY);
+  c.quality = t;
+  c.payload = 1000;
+  c.overhead = 0;
+  g_assert_cmpuint (octo_trace_source_pick_level (&c, 500000), ==, 0);
+  g_assert_cmpuint (octo_trace_source_pick_level (&c, 2050000), ==, 1);
+  g_assert_cmpuint (octo_trace_source_pick_level (&c, 2049999), ==, 0);
+  g_assert_cmpuint (octo_trace_source_pick_level (&c, 100000000), ==, 9);
+  c.overhead = 100;
+  g_assert_cmpuint (octo_trace_source_pick_level (&c, 2254999), ==, 0);
+  g_assert_cmpuint (octo_trace_source_pick_level (&c, 2255000), ==, 1);
   octo_quality_trace_free (t);
   g_free (path);
 }
@@ -65,6 +75,7 @@ test_cloud_trace_loads_cells_and_layers (void)
   gchar *path = data_path ("dance.trace");
   GError *error = NULL;
   OctoCloudTrace *t = octo_cloud_trace_load (path, &error);
+  OctoTraceSourceConfig c;
 
   g_assert_no_error (error);
   g_assert_cmpuint (t->n_layers, ==, 10);
@@ -72,8 +83,11 @@ test_cloud_trace_loads_cells_and_layers (void)
   g_assert_cmpuint (t->n_frames, ==, 200);
   g_assert_cmpuint (octo_cloud_trace_bytes (t, 0, 0, 1), ==, 42066);
   g_assert_cmpuint (t->cumulative_kbps[0], ==, 13740);
-  g_assert_cmpuint (octo_cloud_trace_pick_layers (t, 1000), ==, 0);
-  g_assert_cmpuint (octo_cloud_trace_pick_layers (t, 27485000), ==, 1);
+  octo_trace_source_config_init (&c, OCTO_SOURCE_CLOUD);
+  c.cloud = t;
+  c.overhead = 0;
+  g_assert_cmpuint (octo_trace_source_pick_level (&c, 1000), ==, 0);
+  g_assert_cmpuint (octo_trace_source_pick_level (&c, 27485000), ==, 1);
   octo_cloud_trace_free (t);
   g_free (path);
 }
