@@ -37,6 +37,8 @@ enum {
   PROP_MAX_RATE,
   PROP_BUFFER_SIZE,
   PROP_RULES,
+  PROP_PROBE,
+  PROP_PROBE_CEILING,
   PROP_STATS_INTERVAL,
   PROP_BANDWIDTH,
   PROP_STATS,
@@ -50,6 +52,8 @@ enum {
 #define DEFAULT_MAX_RATE 0
 #define DEFAULT_BUFFER_SIZE OCTO_ENGINE_DEFAULT_LIMIT_BYTES
 #define DEFAULT_RULES TRUE
+#define DEFAULT_PROBE TRUE
+#define DEFAULT_PROBE_CEILING 0
 #define DEFAULT_STATS_INTERVAL 1000
 
 /* EOS waits for the send buffer to drain, but not forever (no receiver). */
@@ -69,6 +73,8 @@ struct _GstOctopusSink {
   guint64 max_rate;
   guint64 buffer_size;
   gboolean rules;
+  gboolean probe;
+  guint64 probe_ceiling;
   guint stats_interval;
 
   /* transport state (lock) */
@@ -155,7 +161,9 @@ build_stats (GstOctopusSink *self)
       "packets-acked", G_TYPE_UINT64, st.flight->packets_acked,
       "packets-lost", G_TYPE_UINT64, st.flight->packets_lost,
       "acks-received", G_TYPE_UINT64, st.acks_received,
-      "acks-invalid", G_TYPE_UINT64, st.acks_invalid, NULL);
+      "acks-invalid", G_TYPE_UINT64, st.acks_invalid,
+      "padding-packets", G_TYPE_UINT64, st.padding_packets,
+      "padding-bytes", G_TYPE_UINT64, st.padding_bytes, NULL);
   for (guint r = 0; r < OCTO_DROP_N_REASONS; r++) {
     const gchar *reason = octo_drop_reason_to_string (r);
     gchar *field = g_strdup_printf ("messages-dropped-%s", reason);
@@ -334,6 +342,8 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   config.max_rate = self->max_rate;
   config.buffer_bytes = self->buffer_size;
   config.rules = self->rules;
+  config.probe = self->probe;
+  config.probe_ceiling = self->probe_ceiling;
   GST_OBJECT_UNLOCK (self);
 
   if (config.cc == OCTO_SENDER_FIXED && config.max_rate == 0) {
@@ -573,6 +583,12 @@ gst_octopus_sink_set_property (GObject *object, guint prop_id,
     case PROP_RULES:
       self->rules = g_value_get_boolean (value);
       break;
+    case PROP_PROBE:
+      self->probe = g_value_get_boolean (value);
+      break;
+    case PROP_PROBE_CEILING:
+      self->probe_ceiling = g_value_get_uint64 (value);
+      break;
     case PROP_STATS_INTERVAL:
       self->stats_interval = g_value_get_uint (value);
       break;
@@ -629,6 +645,12 @@ gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_RULES:
       g_value_set_boolean (value, self->rules);
+      break;
+    case PROP_PROBE:
+      g_value_set_boolean (value, self->probe);
+      break;
+    case PROP_PROBE_CEILING:
+      g_value_set_uint64 (value, self->probe_ceiling);
       break;
     case PROP_STATS_INTERVAL:
       g_value_set_uint (value, self->stats_interval);
@@ -693,6 +715,18 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
       g_param_spec_boolean ("rules", "Dropping rules",
           "Apply the Octopus dropping rules in the send buffer (FALSE: "
           "drop-tail)", DEFAULT_RULES, rw));
+  g_object_class_install_property (gobject_class, PROP_PROBE,
+      g_param_spec_boolean ("probe", "Probe with padding",
+          "When BBR probes for bandwidth (STARTUP, PROBE_BW gain > 1) and the "
+          "send buffer is empty, send padding at the pacing rate so an "
+          "app-limited stream still learns what the path could carry; an "
+          "Octopus queue drops padding its link cannot carry",
+          DEFAULT_PROBE, rw));
+  g_object_class_install_property (gobject_class, PROP_PROBE_CEILING,
+      g_param_spec_uint64 ("probe-ceiling", "Probe ceiling",
+          "No padding once the bandwidth estimate reaches this many bits/s "
+          "of IP datagrams, e.g. the top rate the source can use (0 = no "
+          "ceiling)", 0, G_MAXUINT64, DEFAULT_PROBE_CEILING, rw));
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       g_param_spec_uint ("stats-interval", "Stats interval",
           "Milliseconds between stats element messages on the bus (0 = none)",
@@ -738,6 +772,8 @@ gst_octopus_sink_init (GstOctopusSink *self)
   self->max_rate = DEFAULT_MAX_RATE;
   self->buffer_size = DEFAULT_BUFFER_SIZE;
   self->rules = DEFAULT_RULES;
+  self->probe = DEFAULT_PROBE;
+  self->probe_ceiling = DEFAULT_PROBE_CEILING;
   self->stats_interval = DEFAULT_STATS_INTERVAL;
   self->wake_fd = -1;
   g_mutex_init (&self->lock);

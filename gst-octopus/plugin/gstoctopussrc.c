@@ -171,6 +171,7 @@ build_stats (GstOctopusSrc *self)
         invalid += st->packets_invalid[i];
       sum.packets_duplicate += st->packets_duplicate;
       sum.packets_late += st->packets_late;
+      sum.padding_packets += st->padding_packets;
       sum.messages_delivered += st->messages_delivered;
       sum.bytes_delivered += st->bytes_delivered;
       sum.messages_late += st->messages_late;
@@ -200,6 +201,7 @@ build_stats (GstOctopusSrc *self)
       "packets-control", G_TYPE_UINT64, self->packets_control,
       "packets-duplicate", G_TYPE_UINT64, sum.packets_duplicate,
       "packets-late", G_TYPE_UINT64, sum.packets_late,
+      "packets-padding", G_TYPE_UINT64, sum.padding_packets,
       "messages-delivered", G_TYPE_UINT64, sum.messages_delivered,
       "bytes-delivered", G_TYPE_UINT64, sum.bytes_delivered,
       "messages-late", G_TYPE_UINT64, sum.messages_late,

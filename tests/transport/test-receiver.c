@@ -301,6 +301,48 @@ test_memory_cap_holds_under_partial_flood (void)
   g_rand_free (rand);
 }
 
+/* Padding (a probe, msg_id 1, between messages 0 and 2 of its stream) is
+ * acknowledged but never delivered, and makes nothing late. */
+static void
+test_padding_is_acknowledged_and_discarded (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_receiver (&sink);
+  OctoHeader h = { .msg_id = 1, .priority = 7 };
+  OctoMsgInfo info;
+  guint8 payload[64] = { 0 }, pkt[MTU], ack_bytes[OCTO_ACK_MAX_LEN];
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  OctoAck ack;
+
+  packetize (&w, 0, 0, 100);
+  octo_msg_info_init (&info);
+  info.flags = OCTO_MSG_FLAG_PADDING;
+  gsize n = octo_fragment_write (&h, &info, payload, sizeof (payload), MTU,
+      0, 1, pkt);
+  octo_data_stamp (pkt, w.seq++, 0);
+  g_ptr_array_add (w.packets, g_bytes_new (pkt, n));
+  packetize (&w, 0, 2, 100);
+  for (guint i = 0; i < w.packets->len; i++)
+    feed (r, g_ptr_array_index (w.packets, i), i * OCTO_MSECOND);
+
+  g_assert_cmpuint (sink.ids->len, ==, 2);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 0), ==, 0);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 1), ==, 2);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->padding_packets, ==, 1);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_late, ==, 0);
+  /* the ACK covers every seq, the padding's included */
+  gsize len = octo_receiver_poll_ack (r, OCTO_SECOND, ack_bytes);
+  g_assert_cmpuint (len, >, 0);
+  g_assert_cmpint (octo_ack_parse (ack_bytes, len, &ack), ==, OCTO_ACK_OK);
+  g_assert_cmpuint (ack.n_ranges, ==, 1);
+  g_assert_cmpuint (ack.ranges[0].first, ==, 0);
+  g_assert_cmpuint (ack.ranges[0].last, ==, w.seq - 1);
+
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -319,5 +361,7 @@ main (int argc, char **argv)
       test_incomplete_message_times_out);
   g_test_add_func ("/transport/receiver/memory-cap-holds-under-partial-flood",
       test_memory_cap_holds_under_partial_flood);
+  g_test_add_func ("/transport/receiver/padding-is-acknowledged-and-discarded",
+      test_padding_is_acknowledged_and_discarded);
   return g_test_run ();
 }

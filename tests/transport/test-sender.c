@@ -306,6 +306,193 @@ test_bbr_modes_and_pacing_from_scripted_acks (void)
   octo_sender_free (s);
 }
 
+typedef struct {
+  guint64 messages, padding;
+} Delivered;
+
+static void
+count_message (OctoMessage *msg, gpointer user_data)
+{
+  Delivered *d = user_data;
+  if (msg->info.flags & OCTO_MSG_FLAG_PADDING)
+    d->padding++;
+  else
+    d->messages++;
+  g_free (msg->data);
+}
+
+/* A 2 Mbit/s source (one 8250-byte frame per 33 ms) on a constant link of
+ * @packets_per_ms x 12 Mbit/s; returns the estimate after @seconds. */
+static guint64
+run_app_limited (guint packets_per_ms, gboolean probe, guint64 ceiling,
+    guint seconds, OctoSenderStats *st, Delivered *d)
+{
+  SimWorldConfig c;
+  OctoTrace *trace;
+  Backlog b = { 0, 8250, 33 * OCTO_MSECOND };
+
+  sim_world_config_init (&c);
+  c.sender.probe = probe;
+  c.sender.probe_ceiling = ceiling;
+  c.down_trace = trace = sim_constant_trace (packets_per_ms);
+  SimWorld *sim = sim_world_new (&c, count_message, d, NULL);
+  sim_world_set_app (sim, backlog_app, &b, 0);
+  sim_world_run_until (sim, (OctoTime) seconds * OCTO_SECOND);
+  guint64 bw = octo_sender_bandwidth (sim_world_sender (sim));
+  octo_sender_get_stats (sim_world_sender (sim), st);
+  sim_world_free (sim);
+  octo_trace_free (trace);
+  return bw;
+}
+
+/* Without padding, an app-limited sender's estimate never exceeds what the
+ * app sends (the BBR max filter only sees the app's rate); with it, the
+ * estimate finds headroom up to OCTO_SENDER_PROBE_HEADROOM times the app's
+ * rate by default, the whole link when the ceiling allows, and the
+ * receiver never sees the padding. */
+static void
+test_app_limited_sender_probes_for_headroom (void)
+{
+  OctoSenderStats st;
+  Delivered on = { 0 }, off = { 0 }, link = { 0 };
+  guint64 probed = run_app_limited (4, TRUE, 0, 10, &st, &on);
+
+  g_test_message ("probing: estimate %" G_GUINT64_FORMAT ", padding %"
+      G_GUINT64_FORMAT " packets", probed, st.padding_packets);
+  g_assert_cmpuint (probed, >=, OCTO_SENDER_PROBE_HEADROOM * 2000000);
+  g_assert_cmpuint (probed, <, 48000000 / 2);
+  g_assert_cmpuint (st.padding_packets, >, 0);
+  g_assert_cmpuint (on.padding, ==, 0);
+  /* every frame of 10 s arrived (the last ones may still be in flight) */
+  g_assert_cmpuint (on.messages, >=, 10 * OCTO_SECOND / (33 * OCTO_MSECOND) - 3);
+
+  guint64 unprobed = run_app_limited (4, FALSE, 0, 10, &st, &off);
+  g_test_message ("no probing: estimate %" G_GUINT64_FORMAT, unprobed);
+  g_assert_cmpuint (st.padding_packets, ==, 0);
+  g_assert_cmpuint (unprobed, <, 3000000);
+  g_assert_cmpuint (off.messages, >=, 10 * OCTO_SECOND / (33 * OCTO_MSECOND) - 3);
+
+  guint64 full = run_app_limited (1, TRUE, 20000000, 10, &st, &link);
+  g_test_message ("ceiling 20 Mbit/s: estimate %" G_GUINT64_FORMAT, full);
+  g_assert_cmpuint (full, >=, 12000000 * 9 / 10);
+  g_assert_cmpuint (full, <=, 12000000 * 11 / 10);
+}
+
+/* Padding stops once the estimate reaches the ceiling the app asked for. */
+static void
+test_probe_ceiling_stops_padding (void)
+{
+  OctoSenderStats st, st_free;
+  Delivered d = { 0 };
+  guint64 capped = run_app_limited (2, TRUE, 6000000, 10, &st, &d);
+  guint64 free = run_app_limited (2, TRUE, 30000000, 10, &st_free, &d);
+
+  g_test_message ("ceiling 6 Mbit/s: estimate %" G_GUINT64_FORMAT
+      ", padding %" G_GUINT64_FORMAT " B (ceiling 30 Mbit/s: %"
+      G_GUINT64_FORMAT " B)", capped, st.padding_bytes, st_free.padding_bytes);
+  g_assert_cmpuint (capped, >=, 6000000);
+  g_assert_cmpuint (capped, <, 24000000 / 2);
+  g_assert_cmpuint (free, >=, 24000000 * 9 / 10);
+  g_assert_cmpuint (st.padding_bytes * 4, <, st_free.padding_bytes);
+}
+
+/* Each 33 ms: a 8 kB base message and a 17 kB enhancement the network may
+ * drop below 3.5 Mbit/s (6 Mbit/s in all). */
+static OctoTime
+layered_app (SimWorld *sim, OctoTime now, gpointer user_data)
+{
+  (void) user_data;
+  OctoHeader base = { 0 }, enhancement = {
+    .priority = 1, .bitrate_threshold = 3500000,
+  };
+  OctoMsgInfo info;
+  octo_msg_info_init (&info);
+  g_assert_true (sim_world_submit (sim, &base, &info, 8000));
+  g_assert_true (sim_world_submit (sim, &enhancement, &info, 17000));
+  return now + 33 * OCTO_MSECOND;
+}
+
+/* 12 Mbit/s for 4 s, then 3 Mbit/s behind an Octopus queue, no padding:
+ * after the drop the queue sheds the enhancements, so the sender stays
+ * app-limited (its buffer keeps running empty) while the path delivers a
+ * third of what it sends; those samples must lower the estimate, or the
+ * app would keep choosing rates the link cannot carry. */
+static void
+test_estimate_follows_a_capacity_drop_of_an_app_limited_sender (void)
+{
+  GString *text = g_string_new (NULL);
+  for (guint ms = 0; ms < 4000; ms++)
+    g_string_append_printf (text, "%u\n", ms);
+  for (guint ms = 4000; ms < 60000; ms += 4)
+    g_string_append_printf (text, "%u\n", ms);
+  OctoTrace *trace = octo_trace_parse (text->str, text->len, "drop", NULL);
+  g_string_free (text, TRUE);
+  g_assert_nonnull (trace);
+
+  SimWorldConfig c;
+  Delivered d = { 0 };
+  sim_world_config_init (&c);
+  c.sender.probe = FALSE;
+  c.down_trace = trace;
+  c.down_queue = "octopus";
+  SimWorld *sim = sim_world_new (&c, count_message, &d, NULL);
+  sim_world_set_app (sim, layered_app, NULL, 0);
+
+  sim_world_run_until (sim, 4 * OCTO_SECOND);
+  guint64 before = octo_sender_bandwidth (sim_world_sender (sim));
+  sim_world_run_until (sim, 7 * OCTO_SECOND);
+  guint64 after = octo_sender_bandwidth (sim_world_sender (sim));
+  g_test_message ("estimate %" G_GUINT64_FORMAT " before the drop, %"
+      G_GUINT64_FORMAT " 3 s after", before, after);
+  g_assert_cmpuint (before, >=, 6000000);
+  g_assert_cmpuint (after, <=, 3000000 * 3 / 2);
+  sim_world_free (sim);
+  octo_trace_free (trace);
+}
+
+/* ACKs cross a traced uplink: an ACK queued now must wait for the uplink's
+ * next opportunity, never use one that passed while the world had nothing
+ * to do, so no RTT sample beats the propagation delay.  The downlink
+ * serves 4 packets at the start of every 100 ms and the uplink one every
+ * 20 ms, so the world sleeps through uplink opportunities. */
+static void
+test_rtt_over_a_traced_uplink_is_at_least_propagation (void)
+{
+  SimWorldConfig c;
+  Delivered d = { 0 };
+  Backlog b = { 0, 1000, 200 * OCTO_MSECOND };
+  GString *down_text = g_string_new (NULL), *up_text = g_string_new (NULL);
+  for (guint ms = 0; ms < 1000; ms += 100)
+    for (guint i = 0; i < 4; i++)
+      g_string_append_printf (down_text, "%u\n", ms + i);
+  for (guint ms = 0; ms < 1000; ms += 20)
+    g_string_append_printf (up_text, "%u\n", ms);
+  OctoTrace *down = octo_trace_parse (down_text->str, down_text->len, "down",
+      NULL);
+  OctoTrace *up = octo_trace_parse (up_text->str, up_text->len, "up", NULL);
+  g_string_free (down_text, TRUE);
+  g_string_free (up_text, TRUE);
+
+  sim_world_config_init (&c);
+  c.sender.probe = FALSE;
+  c.down_trace = down;
+  c.up_trace = up;
+  c.one_way_delay = 30 * OCTO_MSECOND;
+  /* one-packet messages, each acknowledged at once */
+  c.receiver.ack_every = 1;
+  SimWorld *sim = sim_world_new (&c, count_message, &d, NULL);
+  sim_world_set_app (sim, backlog_app, &b, 0);
+  sim_world_run_until (sim, 5 * OCTO_SECOND);
+  OctoSenderStats st;
+  octo_sender_get_stats (sim_world_sender (sim), &st);
+  g_test_message ("min_rtt %" G_GUINT64_FORMAT " us", st.min_rtt / OCTO_USECOND);
+  g_assert_cmpuint (st.min_rtt, >=, 60 * OCTO_MSECOND);
+  g_assert_cmpuint (d.messages, >=, 20);
+  sim_world_free (sim);
+  octo_trace_free (down);
+  octo_trace_free (up);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -323,5 +510,15 @@ main (int argc, char **argv)
   g_test_add_func
       ("/transport/sender/live-source-at-twice-the-rate-drops-by-the-rules",
       test_live_source_at_twice_the_rate_drops_by_the_rules);
+  g_test_add_func ("/transport/sender/app-limited-sender-probes-for-headroom",
+      test_app_limited_sender_probes_for_headroom);
+  g_test_add_func ("/transport/sender/probe-ceiling-stops-padding",
+      test_probe_ceiling_stops_padding);
+  g_test_add_func
+      ("/transport/sender/estimate-follows-a-capacity-drop-of-an-app-limited-sender",
+      test_estimate_follows_a_capacity_drop_of_an_app_limited_sender);
+  g_test_add_func
+      ("/transport/sender/rtt-over-a-traced-uplink-is-at-least-propagation",
+      test_rtt_over_a_traced_uplink_is_at_least_propagation);
   return g_test_run ();
 }

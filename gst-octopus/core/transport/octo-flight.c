@@ -8,6 +8,8 @@ typedef struct {
   OctoTime sent_time;
   OctoTime delivered_time;      /* connection's, when this was sent */
   OctoTime first_sent_time;     /* start of the send interval it closes */
+  guint64 sent_total;           /* connection's bytes sent, this one included */
+  guint64 first_sent_total;     /* ... at the start of that interval */
   guint64 delivered;
   guint32 bytes;
   gboolean in_flight;
@@ -27,6 +29,7 @@ struct _OctoFlight {
   guint64 delivered;
   OctoTime delivered_time;
   OctoTime first_sent_time;
+  guint64 first_sent_total;
   guint64 app_limited_until;    /* 0 = not app-limited */
   guint64 largest_acked;
   gboolean any_acked;
@@ -100,12 +103,15 @@ octo_flight_on_sent (OctoFlight *flight, guint32 bytes, OctoTime now)
   if (f->inflight == 0) {
     /* Nothing in flight: the next interval starts now, not at the last ACK. */
     f->first_sent_time = now;
+    f->first_sent_total = f->stats.bytes_sent;
     f->delivered_time = now;
   }
   SentPacket *p = slot (f, f->next);
   p->sent_time = now;
   p->delivered_time = f->delivered_time;
   p->first_sent_time = f->first_sent_time;
+  p->first_sent_total = f->first_sent_total;
+  p->sent_total = f->stats.bytes_sent + bytes;
   p->delivered = f->delivered;
   p->bytes = bytes;
   p->in_flight = TRUE;
@@ -148,7 +154,7 @@ update_rtt (OctoFlight *f, OctoTime rtt)
 static void
 ack_packet (OctoFlight *f, guint64 seq, SentPacket *p, OctoTime now,
     OctoRateSample *rs, OctoTime *send_elapsed, OctoTime *ack_elapsed,
-    gboolean *have_prior)
+    guint64 *sent_in_interval, gboolean *have_prior)
 {
   p->in_flight = FALSE;
   f->inflight -= p->bytes;
@@ -165,7 +171,9 @@ ack_packet (OctoFlight *f, guint64 seq, SentPacket *p, OctoTime now,
     rs->is_app_limited = p->app_limited;
     *send_elapsed = p->sent_time - p->first_sent_time;
     *ack_elapsed = now - p->delivered_time;
+    *sent_in_interval = p->sent_total - p->first_sent_total;
     f->first_sent_time = p->sent_time;
+    f->first_sent_total = p->sent_total;
     rs->last_acked_seq = seq;
     rs->rtt = now - p->sent_time;
   }
@@ -175,12 +183,27 @@ ack_packet (OctoFlight *f, guint64 seq, SentPacket *p, OctoTime now,
   }
 }
 
+/* An app-limited sample still measures the path when, over a send interval
+ * of at least half a round trip, the path delivered clearly less than the
+ * sender put into it (queueing or drops in the network, not a lack of
+ * data): such samples may lower the bandwidth estimate. */
+static gboolean
+path_limited (const OctoFlight *f, OctoTime send_elapsed,
+    guint64 sent_in_interval, guint64 delivery_rate)
+{
+  if (send_elapsed == 0 || 2 * send_elapsed < f->min_rtt)
+    return FALSE;
+  guint64 send_rate = sent_in_interval * 8 * OCTO_SECOND / send_elapsed;
+  return send_rate > delivery_rate + delivery_rate / OCTO_FLIGHT_PATH_LIMITED_MARGIN;
+}
+
 void
 octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack, OctoTime now,
     OctoRateSample *rs)
 {
   OctoFlight *f = flight;
   OctoTime send_elapsed = 0, ack_elapsed = 0;
+  guint64 sent_in_interval = 0;
   gboolean have_prior = FALSE;
   guint64 largest_in_ack = 0;
   gboolean largest_newly_acked = FALSE;
@@ -203,7 +226,8 @@ octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack, OctoTime now,
         continue;
       if (s == largest_in_ack)
         largest_newly_acked = TRUE;
-      ack_packet (f, s, p, now, rs, &send_elapsed, &ack_elapsed, &have_prior);
+      ack_packet (f, s, p, now, rs, &send_elapsed, &ack_elapsed,
+          &sent_in_interval, &have_prior);
     }
     if (f->base > last)
       break;                    /* older ranges are all settled */
@@ -225,6 +249,9 @@ octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack, OctoTime now,
     /* Shorter than min_rtt: ACK compression would inflate the rate. */
     if (rs->interval > 0 && rs->interval >= f->min_rtt)
       rs->delivery_rate = rs->delivered * 8 * OCTO_SECOND / rs->interval;
+    if (rs->delivery_rate > 0 && rs->is_app_limited &&
+        path_limited (f, send_elapsed, sent_in_interval, rs->delivery_rate))
+      rs->is_app_limited = FALSE;
   }
 
   /* Packet-threshold loss. */

@@ -6,6 +6,10 @@
  * remembers how much had been delivered when it was sent, so
  * delivered-since / elapsed is the rate the path actually delivered.
  *
+ * Samples taken while the sender had nothing to send are app-limited, as
+ * in the draft, unless the path evidently could not carry what was sent
+ * (see OCTO_FLIGHT_PATH_LIMITED_MARGIN).
+ *
  * A packet is lost once 3 newer packets were ACKed (packet threshold) or it
  * stayed unacknowledged for max(3 x srtt, 100 ms).  Sizes are link bytes. */
 #pragma once
@@ -16,6 +20,9 @@ G_BEGIN_DECLS
 
 #define OCTO_FLIGHT_REORDER_PACKETS 3
 #define OCTO_FLIGHT_MIN_TIMEOUT (100 * OCTO_MSECOND)
+/* A sample whose send rate exceeds its delivery rate by more than
+ * 1/MARGIN (here 25 %) is path-limited even if the sender ran out of data. */
+#define OCTO_FLIGHT_PATH_LIMITED_MARGIN 4
 
 typedef struct {
   guint64 delivery_rate;        /* bits/s; 0 if this ACK gave no valid sample */

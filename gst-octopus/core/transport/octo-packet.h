@@ -39,6 +39,8 @@ G_BEGIN_DECLS
 
 #define OCTO_LAYER_NONE 0xff
 #define OCTO_MSG_FLAG_KEYFRAME 0x01
+/* A bandwidth probe: the receiver acknowledges it and discards it. */
+#define OCTO_MSG_FLAG_PADDING 0x02
 
 typedef struct {
   OctoTime capture_time;        /* OCTO_TIME_NONE if unknown */

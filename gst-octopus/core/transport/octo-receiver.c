@@ -233,6 +233,10 @@ octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
   }
   r->stats.packets_received++;
   r->stats.bytes_received += len;
+  if (pkt.frag_index == 0 && (pkt.info.flags & OCTO_MSG_FLAG_PADDING)) {
+    r->stats.padding_packets++;
+    return res;
+  }
 
   StreamState *st = stream_state (r, pkt.header.stream_id);
   if (st->delivered_any &&

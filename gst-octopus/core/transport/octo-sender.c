@@ -1,6 +1,8 @@
 /* gst-octopus core: the sending side of a connection (see octo-sender.h). */
 #include "octo-sender.h"
 
+#include "octo-rate.h"
+
 #include <string.h>
 
 typedef struct {
@@ -19,6 +21,10 @@ struct _OctoSender {
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid;
   guint64 last_bandwidth;
+  guint8 *padding;              /* zero payload of a padding message */
+  guint16 last_stream;          /* padding joins the stream last submitted */
+  OctoArrivalMeter app_rate;    /* link bytes the app submitted */
+  guint64 padding_packets, padding_bytes;
 };
 
 void
@@ -29,6 +35,7 @@ octo_sender_config_init (OctoSenderConfig *config)
   config->cc = OCTO_SENDER_BBR;
   config->buffer_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES;
   config->rules = TRUE;
+  config->probe = TRUE;
 }
 
 static void
@@ -97,6 +104,8 @@ octo_sender_new (const OctoSenderConfig *config, OctoTime now)
   }
   octo_pacer_init (&s->pacer, OCTO_PACER_DEFAULT_BURST);
   s->next_msg_id = g_hash_table_new (NULL, NULL);
+  s->padding = g_malloc0 (s->config.mtu);
+  octo_arrival_meter_init (&s->app_rate);
   s->last_bandwidth = OCTO_BW_UNKNOWN;
   update_control (s);
   return s;
@@ -125,6 +134,7 @@ octo_sender_free (OctoSender *sender)
   octo_flight_free (sender->flight);
   octo_bbr_free (sender->bbr);
   g_hash_table_unref (sender->next_msg_id);
+  g_free (sender->padding);
   g_free (sender);
 }
 
@@ -146,6 +156,7 @@ octo_sender_submit (OctoSender *s, const OctoHeader *params,
     return 0;
   }
   g_hash_table_insert (s->next_msg_id, key, GUINT_TO_POINTER (msg_id + 1));
+  s->last_stream = params->stream_id;
   s->messages_submitted++;
 
   for (guint32 i = 0; i < count; i++) {
@@ -162,16 +173,75 @@ octo_sender_submit (OctoSender *s, const OctoHeader *params,
     p.header = header;
     p.size = out->len + OCTO_LINK_OVERHEAD;
     /* A rejected packet was freed by the drop callback. */
+    octo_arrival_meter_add (&s->app_rate, p.size, now);
     octo_engine_enqueue (s->engine, &p, now);
   }
   *accepted = TRUE;
   return msg_id;
 }
 
+/* Whether an idle sender should pad now to measure the path. */
+static gboolean
+wants_probe (const OctoSender *s, OctoTime now)
+{
+  guint64 ceiling = s->config.probe_ceiling;
+
+  if (!s->bbr || !s->config.probe)
+    return FALSE;
+  if (ceiling == 0) {
+    OctoTime start = now > OCTO_SENDER_APP_RATE_WINDOW ?
+        now - OCTO_SENDER_APP_RATE_WINDOW : 0;
+    ceiling = OCTO_SENDER_PROBE_HEADROOM *
+        octo_arrival_meter_rate (&s->app_rate, start, now);
+  }
+  if (ceiling == 0 || octo_bbr_bandwidth (s->bbr) >= ceiling)
+    return FALSE;
+  OctoBbrMode mode = octo_bbr_mode (s->bbr);
+  return mode == OCTO_BBR_STARTUP ||
+      (mode == OCTO_BBR_PROBE_BW && octo_bbr_pacing_gain (s->bbr) > 1.0);
+}
+
+/* One full-size single-packet message of the padding stream. */
+static gsize
+write_padding (OctoSender *s, guint8 *out)
+{
+  gpointer key = GUINT_TO_POINTER ((guint) s->last_stream);
+  guint32 msg_id = GPOINTER_TO_UINT (g_hash_table_lookup (s->next_msg_id, key));
+  OctoHeader header = {
+    .stream_id = s->last_stream,
+    .msg_id = msg_id,
+    .priority = OCTO_PRIORITY_MAX,
+    .bitrate_threshold = MIN (current_rate (s), OCTO_BITRATE_MAX_BPS),
+  };
+  OctoMsgInfo info;
+
+  g_hash_table_insert (s->next_msg_id, key, GUINT_TO_POINTER (msg_id + 1));
+  octo_msg_info_init (&info);
+  info.flags = OCTO_MSG_FLAG_PADDING;
+  return octo_fragment_write (&header, &info, s->padding,
+      s->config.mtu - OCTO_DATA_FIRST_PREFIX_LEN, s->config.mtu, 0, 1, out);
+}
+
+/* Hands @len bytes in @out to the flight, the controller and the pacer. */
+static void
+transmit (OctoSender *s, guint8 *out, gsize len, OctoTime now)
+{
+  guint32 size = len + OCTO_LINK_OVERHEAD;
+  guint64 inflight = octo_flight_inflight (s->flight);
+  gboolean app_limited = octo_flight_is_app_limited (s->flight);
+  guint64 seq = octo_flight_on_sent (s->flight, size, now);
+
+  if (s->bbr)
+    octo_bbr_on_send (s->bbr, seq, inflight, app_limited, now);
+  octo_data_stamp (out, (guint32) seq, (guint32) (now / OCTO_USECOND));
+  octo_pacer_on_sent (&s->pacer, size, now);
+}
+
 gsize
 octo_sender_poll (OctoSender *s, OctoTime now, guint8 *out, OctoTime *wake)
 {
   OctoPacket p;
+  gsize len;
 
   if (octo_flight_on_timer (s->flight, now) > 0)
     update_control (s);
@@ -186,23 +256,23 @@ octo_sender_poll (OctoSender *s, OctoTime now, guint8 *out, OctoTime *wake)
     return 0;
   }
   if (!octo_engine_dequeue (s->engine, now, &p)) {
+    if (wants_probe (s, now)) {
+      len = write_padding (s, out);
+      transmit (s, out, len, now);
+      s->padding_packets++;
+      s->padding_bytes += len + OCTO_LINK_OVERHEAD;
+      return len;
+    }
     octo_flight_mark_app_limited (s->flight);
     *wake = octo_flight_next_timeout (s->flight);
     return 0;
   }
 
   OutPacket *pkt = p.data;
-  gsize len = pkt->len;
-  guint64 inflight = octo_flight_inflight (s->flight);
-  gboolean app_limited = octo_flight_is_app_limited (s->flight);
-  guint64 seq = octo_flight_on_sent (s->flight, p.size, now);
-
-  if (s->bbr)
-    octo_bbr_on_send (s->bbr, seq, inflight, app_limited, now);
+  len = pkt->len;
   memcpy (out, pkt->bytes, len);
-  octo_data_stamp (out, (guint32) seq, (guint32) (now / OCTO_USECOND));
-  octo_pacer_on_sent (&s->pacer, p.size, now);
   g_free (pkt);
+  transmit (s, out, len, now);
   return len;
 }
 
@@ -250,6 +320,8 @@ octo_sender_get_stats (const OctoSender *s, OctoSenderStats *st)
   st->messages_rejected = s->messages_rejected;
   st->acks_received = s->acks_received;
   st->acks_invalid = s->acks_invalid;
+  st->padding_packets = s->padding_packets;
+  st->padding_bytes = s->padding_bytes;
   st->flight = octo_flight_get_stats (s->flight);
   st->buffer = octo_engine_get_stats (s->engine);
 }

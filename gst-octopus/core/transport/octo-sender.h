@@ -28,10 +28,25 @@ typedef struct {
   guint64 max_rate;             /* bits/s of link bytes: cap (FIXED: the rate); 0 = none */
   guint64 buffer_bytes;         /* send buffer, link bytes */
   gboolean rules;               /* FALSE: the send buffer is drop-tail */
+  /* BBR: while probing for more bandwidth (STARTUP, or a PROBE_BW phase
+   * with gain > 1) and out of data, send padding at the pacing rate, so
+   * that an app-limited sender still measures what the path could carry.
+   * A padding message (OCTO_MSG_FLAG_PADDING) belongs to the stream last
+   * submitted, with priority 7 and the pacing rate as bitrate threshold:
+   * an Octopus queue whose link cannot carry the probe drops it at the
+   * head instead of delaying the stream.  Stops once the estimate reaches
+   * probe_ceiling (bits/s of link bytes), or by default (0) twice the rate
+   * the app submitted over the last second: probing is for headroom the
+   * app could use next, not for the path's full capacity. */
+  gboolean probe;
+  guint64 probe_ceiling;
   guint32 seed;
 } OctoSenderConfig;
 
 #define OCTO_SENDER_DEFAULT_MTU 1400
+/* The default probe ceiling in multiples of the app's recent rate. */
+#define OCTO_SENDER_PROBE_HEADROOM 4
+#define OCTO_SENDER_APP_RATE_WINDOW (1 * OCTO_SECOND)
 
 void octo_sender_config_init (OctoSenderConfig *config);
 
@@ -45,6 +60,7 @@ typedef struct {
   OctoBbrMode mode;
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid;
+  guint64 padding_packets, padding_bytes;       /* link bytes */
   const OctoFlightStats *flight;
   const OctoEngineStats *buffer;
 } OctoSenderStats;

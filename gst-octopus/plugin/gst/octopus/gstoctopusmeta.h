@@ -40,7 +40,8 @@ struct _GstOctopusMeta {
   guint8 density_layer;
   gboolean keyframe;
 
-  /* set by octopussrc: the transport's per-stream message number */
+  /* set by octopussrc: the transport's per-stream message number; it
+   * increases, with gaps for dropped messages and bandwidth probes */
   guint32 msg_id;
 };
 
