@@ -195,20 +195,25 @@ setup_user (Shim *shim, ShimUser *u, GError **error)
   OctoQdiscEnv env;
   gchar a[SHIM_ADDR_STRLEN], b[SHIM_ADDR_STRLEN], c[SHIM_ADDR_STRLEN];
 
-  u->listen_fd = open_socket (&u->listen_addr, NULL, &u->listen_addr, error);
-  if (u->listen_fd < 0)
-    return FALSE;
-  /* Replies must come back to this socket: a port of its own, and only the
-   * receiver may feed the up link. */
-  any.ss.ss_family = u->forward_addr.ss.ss_family;
-  u->forward_fd = open_socket (&any, &u->forward_addr, &u->forward_local,
-      error);
-  if (u->forward_fd < 0)
-    return FALSE;
+  if (!u->tun) {
+    u->listen_fd = open_socket (&u->listen_addr, NULL, &u->listen_addr,
+        error);
+    if (u->listen_fd < 0)
+      return FALSE;
+    /* Replies must come back to this socket: a port of its own, and only
+     * the receiver may feed the up link. */
+    any.ss.ss_family = u->forward_addr.ss.ss_family;
+    u->forward_fd = open_socket (&any, &u->forward_addr, &u->forward_local,
+        error);
+    if (u->forward_fd < 0)
+      return FALSE;
+  }
   if (!watch (u->listen_fd, EV (EV_LISTEN, u->index), error) ||
       !watch (u->forward_fd, EV (EV_FORWARD, u->index), error))
     return FALSE;
   shim_user_init_streams (u);
+  for (guint d = 0; d < SHIM_N_DIRECTIONS; d++)
+    shim_classifier_init (&u->classifier[d], shim->rtp_ext_id);
 
   if (!shim->bare) {
     octo_qdisc_env_init (&env);
@@ -228,10 +233,15 @@ setup_user (Shim *shim, ShimUser *u, GError **error)
       u->link_queue[d] = octo_link_add_queue (shim->link[d], u->qdisc[d]);
     }
   }
-  printf ("octopus-shim: user %u: listening on %s, forwarding to %s from %s\n",
-      u->index, shim_addr_to_string (&u->listen_addr, a),
-      shim_addr_to_string (&u->forward_addr, b),
-      shim_addr_to_string (&u->forward_local, c));
+  if (u->tun)
+    printf ("octopus-shim: user %u: shell namespace at %s (%s), outside "
+        "%s (%s)\n", u->index, shim->shell->inside, "octo0",
+        shim->shell->outside, shim->shell->outer_name);
+  else
+    printf ("octopus-shim: user %u: listening on %s, forwarding to %s from "
+        "%s\n", u->index, shim_addr_to_string (&u->listen_addr, a),
+        shim_addr_to_string (&u->forward_addr, b),
+        shim_addr_to_string (&u->forward_local, c));
   return TRUE;
 }
 
@@ -297,6 +307,8 @@ shim_setup (Shim *shim, GError **error)
   sigaddset (&mask, SIGINT);
   sigaddset (&mask, SIGTERM);
   sigaddset (&mask, SIGUSR1);
+  if (shim->shell)
+    sigaddset (&mask, SIGCHLD);
   sigprocmask (SIG_BLOCK, &mask, NULL);
   loop.signal_fd = signalfd (-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
   loop.timer_fd = make_timer (0, error);
@@ -330,8 +342,18 @@ flush (Shim *shim, ShimDirection dir)
   }
   /* A batch holds one socket's packets: one user, one direction. */
   ShimUser *u = sb->packets[0]->user;
-  u->sent[dir] += shim_send (sb->fd, sb->to, sb->iov, sb->n,
-      &u->send_errors);
+  if (u->tun) {
+    for (guint i = 0; i < sb->n; i++) {
+      if (write (sb->fd, sb->iov[i].iov_base, sb->iov[i].iov_len) ==
+          (gssize) sb->iov[i].iov_len)
+        u->sent[dir]++;
+      else
+        u->send_errors++;
+    }
+  } else {
+    u->sent[dir] += shim_send (sb->fd, sb->to, sb->iov, sb->n,
+        &u->send_errors);
+  }
   for (guint i = 0; i < sb->n; i++)
     shim_packet_free (sb->packets[i]);
   sb->n = 0;
@@ -424,12 +446,24 @@ enqueue (Shim *shim, ShimUser *u, ShimDirection dir, const ShimAddr *from,
 {
   const ShimAddr *link_end = dir == SHIM_DOWN ? &u->forward_addr :
       &u->listen_addr;
-  OctoPacket op = { .data = p, .source = shim_addr_key (from),
-    .size = (guint32) p->len + shim_addr_overhead (link_end) };
-  OctoParseResult r = octo_header_parse (p->data, p->len, &op.header);
+  OctoPacket op = { .data = p };
+  OctoParseResult r;
+  ShimAddr ip_source;
   gsize plen = p->len;
 
-  op.tagged = r == OCTO_PARSE_OK;
+  if (u->tun) {
+    /* a whole IP packet: its own size on the link, its own source; not
+     * trimmed (QUCO would have to fix the IP and UDP lengths) */
+    op.size = (guint32) p->len;
+    r = shim_classify_ip (&u->classifier[dir], p->data, p->len, &ip_source,
+        &op);
+    from = &ip_source;
+  } else {
+    op.size = (guint32) p->len + shim_addr_overhead (link_end);
+    r = shim_classify (&u->classifier[dir], p->data, p->len,
+        shim_addr_key (from), &op);
+  }
+
   u->parse_results[dir][r]++;
   p->user = u;
   p->dir = dir;
@@ -440,7 +474,8 @@ enqueue (Shim *shim, ShimUser *u, ShimDirection dir, const ShimAddr *from,
   p->stream->bytes_in += op.size;
   if (shim->log)
     shim_log_arrival (shim, p, op.size);
-  if (octo_qdisc_enqueue (u->qdisc[dir], &op, p->data, &plen, now))
+  if (octo_qdisc_enqueue (u->qdisc[dir], &op, u->tun ? NULL : p->data,
+          u->tun ? NULL : &plen, now))
     p->len = plen;
 }
 
@@ -488,11 +523,41 @@ kernel_arrival (struct msghdr *msg, gint64 realtime_offset, OctoTime fallback)
   return fallback;
 }
 
+/* --shell: one IP packet per read of a TUN device (its MTU fits a slot). */
+static void
+receive_tun (ShimUser *u, ShimDirection dir)
+{
+  RecvBatch *rb = &loop.recv;
+  int fd = dir == SHIM_DOWN ? u->listen_fd : u->forward_fd;
+
+  for (guint i = 0; i < SHIM_BATCH * SHIM_READ_BUDGET; i++) {
+    if (rb->slot[0] == NULL)
+      rb->slot[0] = shim_packet_new_slot ();
+    ShimPacket *p = rb->slot[0];
+    gssize n = read (fd, p->data, SHIM_SLOT_PAYLOAD);
+    if (n <= 0)
+      return;
+    if ((gsize) n <= SHIM_SMALL_PAYLOAD)
+      p = shim_packet_new_copy (p->data, (gsize) n, NULL, 0);
+    else
+      rb->slot[0] = NULL;
+    p->len = (gsize) n;
+    Arrival a = { .time = shim_clock_now (), .seq = loop.arrivals->len,
+      .user = u, .dir = dir, .packet = p };
+    g_array_append_val (loop.arrivals, a);
+  }
+}
+
 static void
 receive (Shim *shim, ShimUser *u, ShimDirection dir)
 {
   RecvBatch *rb = &loop.recv;
   int fd = dir == SHIM_DOWN ? u->listen_fd : u->forward_fd;
+
+  if (u->tun) {
+    receive_tun (u, dir);
+    return;
+  }
 
   for (guint round = 0; round < SHIM_READ_BUDGET; round++) {
     for (guint i = 0; i < SHIM_BATCH; i++) {
@@ -584,7 +649,10 @@ handle_signals (Shim *shim)
   GError *error = NULL;
 
   while (read (loop.signal_fd, &si, sizeof si) == sizeof si) {
-    if (si.ssi_signo != SIGUSR1) {
+    if (si.ssi_signo == SIGCHLD) {
+      if (shim->shell && shim_shell_reap (shim->shell, &shim->shell_status))
+        loop.quit = TRUE;
+    } else if (si.ssi_signo != SIGUSR1) {
       loop.quit = TRUE;
     } else if (shim->stats_path && !shim_stats_write (shim, &error)) {
       g_printerr ("octopus-shim: %s\n", error->message);

@@ -16,6 +16,8 @@ static gchar *opt_log, *opt_stats;
 static gdouble opt_duration;
 static gboolean opt_bare;
 static gint opt_rt_priority;
+static gint opt_rtp_ext_id;
+static gboolean opt_shell;
 
 static const GOptionEntry entries[] = {
   { "listen", 0, 0, G_OPTION_ARG_STRING, &opt_listen,
@@ -63,6 +65,17 @@ static const GOptionEntry entries[] = {
     "Run with SCHED_FIFO priority N (1-99; needs CAP_SYS_NICE, else a "
     "warning): keeps departures on time on a busy machine (default: off)",
     "N" },
+  { "rtp-ext-id", 0, 0, G_OPTION_ARG_INT, &opt_rtp_ext_id,
+    "RTP/SRTP packets whose header extension N (one- or two-byte form) holds "
+    "an Octopus header are queued by it, keyed by SSRC (default 0: learn N "
+    "per user and direction from the first "
+    G_STRINGIFY (OCTO_RTPEXT_LEARN_PACKETS)
+    " consecutive packets carrying one)", "N" },
+  { "shell", 0, 0, G_OPTION_ARG_NONE, &opt_shell,
+    "Run COMMAND (after --) in a new network namespace whose traffic to the "
+    "outside crosses the links, as the only user: --down-trace into the "
+    "namespace, --up-trace out of it; $OCTOPUS_SHELL_OUTSIDE is the host's "
+    "address seen from inside (needs root)", NULL },
   { "bare", 0, 0, G_OPTION_ARG_NONE, &opt_bare,
     "Forward at once with no link, queue, log or per-stream statistics "
     "(the benchmark's baseline)", NULL },
@@ -80,7 +93,8 @@ queue_help (void)
     g_string_append_printf (s, "  %-9s %s\n            defaults: %s\n",
         octo_qdisc_ops_name (ops[i]), octo_qdisc_ops_summary (ops[i]),
         octo_qdisc_ops_usage (ops[i]));
-  g_string_append (s, "\nNon-Octopus datagrams pass as plain FIFO traffic. "
+  g_string_append (s, "\nNon-Octopus datagrams (STUN, DTLS, RTCP, RTP "
+      "without the Octopus extension) pass as plain FIFO traffic. "
       "Times take ms/us/s suffixes; sizes B/KB/KiB/MB.\n"
       "Signals: SIGUSR1 writes --stats; SIGINT/SIGTERM write it and exit.");
   return g_string_free (s, FALSE);
@@ -130,10 +144,30 @@ parse_size (const gchar *flag, const gchar *text, guint64 *bytes,
   return TRUE;
 }
 
+/* The one user of --shell: its ends are the TUN devices. */
+static gboolean
+add_shell_user (Shim *shim, GError **error)
+{
+  ShimUser *u;
+
+  if (opt_listen || opt_forward || opt_routes || opt_bare) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+        "--shell takes no --listen, --forward, --route or --bare");
+    return FALSE;
+  }
+  u = g_new0 (ShimUser, 1);
+  u->tun = TRUE;
+  u->listen_fd = u->forward_fd = -1;
+  g_ptr_array_add (shim->users, u);
+  return TRUE;
+}
+
 /* Everything wrong with the command line, as a usage error. */
 static gboolean
 configure (Shim *shim, GError **error)
 {
+  if (opt_shell && !add_shell_user (shim, error))
+    return FALSE;
   if (opt_listen || opt_forward) {
     if (!opt_listen || !opt_forward) {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
@@ -169,6 +203,11 @@ configure (Shim *shim, GError **error)
         "--rt-priority must be in 1..99");
     return FALSE;
   }
+  if (opt_rtp_ext_id < 0 || opt_rtp_ext_id > 255) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--rtp-ext-id must be in 1..255 (0: learn it)");
+    return FALSE;
+  }
   if (opt_duration < 0) {
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "--duration must be >= 0");
@@ -190,6 +229,7 @@ configure (Shim *shim, GError **error)
   shim->duration_s = opt_duration;
   shim->bare = opt_bare;
   shim->rt_priority = opt_rt_priority;
+  shim->rtp_ext_id = (guint8) opt_rtp_ext_id;
   return TRUE;
 }
 
@@ -204,13 +244,39 @@ load_traces (Shim *shim, GError **error)
   return TRUE;
 }
 
+/* Arguments left after the options: the command of --shell, else none. */
+static gboolean
+check_command (int argc, char **argv, gchar ***command, GError **error)
+{
+  gint first = argc > 1 && g_strcmp0 (argv[1], "--") == 0 ? 2 : 1;
+
+  if (opt_shell) {
+    if (first >= argc) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+          "--shell needs a command: --shell [flags] -- COMMAND [ARGS...]");
+      return FALSE;
+    }
+    *command = argv + first;
+    return TRUE;
+  }
+  if (first < argc) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+        "unexpected argument '%s'", argv[first]);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
-  GOptionContext *ctx = g_option_context_new ("- trace-driven cellular "
-      "link emulator with the Octopus queue and baseline queues");
+  GOptionContext *ctx = g_option_context_new ("[-- COMMAND...] - "
+      "trace-driven cellular link emulator with the Octopus queue and "
+      "baseline queues");
   GError *error = NULL;
   Shim shim = { 0 };
+  ShimShell shell = { .control_fd = -1, .inner_fd = -1, .outer_fd = -1 };
+  gchar **command = NULL;
   int status = 1;
   gchar *description = queue_help ();
 
@@ -218,24 +284,55 @@ main (int argc, char **argv)
   g_option_context_set_description (ctx, description);
   shim.users = g_ptr_array_new_with_free_func (g_free);
   if (!g_option_context_parse (ctx, &argc, &argv, &error) ||
-      (argc > 1 && (g_set_error (&error, G_OPTION_ERROR,
-                  G_OPTION_ERROR_FAILED, "unexpected argument '%s'", argv[1]),
-              TRUE)) || !configure (&shim, &error)) {
+      !check_command (argc, argv, &command, &error) ||
+      !configure (&shim, &error)) {
     status = usage_error (ctx, error->message);
     goto out;
   }
-  if (!load_traces (&shim, &error) || !shim_setup (&shim, &error)) {
-    g_printerr ("octopus-shim: %s\n", error->message);
-    goto out;
+  if (!load_traces (&shim, &error))
+    goto fail;
+  if (opt_shell) {
+    /* before shim_setup blocks signals: the command inherits the mask */
+    if (!shim_shell_create (&shell, command, &error))
+      goto fail;
+    ShimUser *u = shim.users->pdata[0];
+    shim.shell = &shell;
+    u->listen_fd = shell.outer_fd;
+    u->forward_fd = shell.inner_fd;
+    shell.outer_fd = shell.inner_fd = -1;     /* closed by the teardown */
+    gchar *outside = g_strdup_printf ("%s:0", shell.outside);
+    gchar *inside = g_strdup_printf ("%s:0", shell.inside);
+    gboolean parsed = shim_addr_parse (outside, &u->listen_addr, &error) &&
+        shim_addr_parse (inside, &u->forward_addr, &error);
+    g_free (outside);
+    g_free (inside);
+    if (!parsed)
+      goto fail;
   }
+  if (!shim_setup (&shim, &error))
+    goto fail;
+  if (shim.shell)
+    shim_shell_release (&shell);
   status = shim_run (&shim);
   if (shim.stats_path && !shim_stats_write (&shim, &error)) {
     g_printerr ("octopus-shim: %s\n", error->message);
     status = 1;
   }
 
+  goto out;
+
+fail:
+  g_printerr ("octopus-shim: %s\n", error->message);
 out:
   shim_teardown (&shim);
+  if (opt_shell) {
+    /* the command's status, as a shell reports it (it was stopped if the
+     * shim stopped first) */
+    gint command_status = shim.shell_status;
+    shim_shell_destroy (&shell, &command_status);
+    if (status == 0)
+      status = command_status;
+  }
   g_clear_error (&error);
   for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
     octo_trace_free (shim.trace[d]);

@@ -59,7 +59,11 @@ shim_stream_lookup (ShimUser *user, ShimDirection dir, const ShimAddr *source,
   s->dir = dir;
   s->source = source_key;
   s->stream_id = stream_id;
-  shim_addr_to_string (source, s->source_str);
+  if (source_key & SHIM_SOURCE_SSRC)
+    g_snprintf (s->source_str, sizeof s->source_str, "ssrc:%08x",
+        (guint32) source_key);
+  else
+    shim_addr_to_string (source, s->source_str);
   g_hash_table_insert (user->streams, g_memdup2 (&key, sizeof key), s);
   return s;
 }
@@ -154,6 +158,18 @@ append_user (GString *out, Shim *shim, ShimUser *u)
           r ? ", " : "", parse_keys[r],
           u->parse_results[d][r]);
     g_string_append (out, "}");
+  }
+  g_string_append (out, "},\n     \"datagrams\": {");
+  for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
+    const ShimClassifier *c = &u->classifier[d];
+    g_string_append_printf (out, "%s\"%s\": {", d ? ", " : "",
+        shim_direction_name (d));
+    for (guint k = 0; k < OCTO_DGRAM_N_KINDS; k++)
+      g_string_append_printf (out, "\"%s\": %" G_GUINT64_FORMAT ", ",
+          octo_dgram_kind_to_string (k), c->kinds[k]);
+    g_string_append_printf (out, "\"rtp_tagged\": %" G_GUINT64_FORMAT
+        ", \"rtp_ext_id\": %u}", c->rtp_tagged,
+        shim_classifier_rtp_ext_id (c));
   }
   g_string_append (out, "},\n     \"queues\": {");
   for (guint d = 0; d < SHIM_N_DIRECTIONS && !shim->bare; d++) {

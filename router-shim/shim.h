@@ -5,7 +5,9 @@
 #pragma once
 
 #include "shim-addr.h"
+#include "shim-classify.h"
 #include "shim-hist.h"
+#include "shim-shell.h"
 #include "link/octo-link.h"
 
 #include <stdio.h>
@@ -50,6 +52,9 @@ typedef struct {
 
 struct _ShimUser {
   guint index;
+  /* --shell: listen_fd and forward_fd are the outside and inside TUN
+   * devices (whole IP packets), the addresses their IPv4 addresses. */
+  gboolean tun;
   ShimAddr listen_addr, forward_addr;
   int listen_fd, forward_fd;
   ShimAddr forward_local;       /* the shim's own address towards forward */
@@ -57,6 +62,7 @@ struct _ShimUser {
   gboolean have_sender;
   OctoQdisc *qdisc[SHIM_N_DIRECTIONS];
   guint link_queue[SHIM_N_DIRECTIONS];
+  ShimClassifier classifier[SHIM_N_DIRECTIONS];
   GHashTable *streams;          /* key -> ShimStream */
   ShimStream overflow_stream[SHIM_N_DIRECTIONS];
   /* Counted, never crash: */
@@ -79,6 +85,9 @@ typedef struct {
   gdouble duration_s;           /* 0: run until a signal */
   gboolean bare;                /* forward without link or queue (benchmark) */
   gint rt_priority;             /* SCHED_FIFO priority; 0 = normal */
+  guint8 rtp_ext_id;            /* Octopus RTP extension id; 0 = learn */
+  ShimShell *shell;             /* --shell; NULL otherwise */
+  gint shell_status;            /* the command's, once it exited */
 
   /* run time */
   OctoTime start;
@@ -90,6 +99,8 @@ typedef struct {
 OctoTime shim_clock_now (void);
 
 /* shim-stats.c */
+/* A @source_key with SHIM_SOURCE_SSRC names an RTP source (shown as
+ * "ssrc:X"); otherwise @source, the sender's address, names it. */
 ShimStream *shim_stream_lookup (ShimUser *user, ShimDirection dir,
     const ShimAddr *source, guint64 source_key, gint32 stream_id);
 void shim_user_init_streams (ShimUser *user);

@@ -6,6 +6,9 @@
 #include "gstoctopussrc.h"
 #include "gstoctopustag.h"
 #include "gstoctopustracesrc.h"
+#include "gstrtphdrextoctopus.h"
+#include "gstrtpvp9svcdepay.h"
+#include "gstrtpvp9svcpay.h"
 
 static gboolean
 plugin_init (GstPlugin *plugin)
@@ -17,6 +20,9 @@ plugin_init (GstPlugin *plugin)
   ret |= GST_ELEMENT_REGISTER (octopussrc, plugin);
   ret |= GST_ELEMENT_REGISTER (octopustracesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (octopusframelog, plugin);
+  ret |= GST_ELEMENT_REGISTER (rtphdrextoctopus, plugin);
+  ret |= GST_ELEMENT_REGISTER (rtpvp9svcpay, plugin);
+  ret |= GST_ELEMENT_REGISTER (rtpvp9svcdepay, plugin);
   return ret;
 }
 
