@@ -1,0 +1,16 @@
+#!/bin/sh
+# Case study 2, live: the shipped clip (looped) encoded by svcenc as VP9 with
+# 3 spatial layers (quality preset, target rate from the transport's
+# estimate per GoP) through octopus-shim on the Verizon LTE trace, 60 ms
+# RTT, twice — Octopus queue vs. drop-tail.  Real SSIM: octo-svc-quality
+# scores every layer the sender produced against the source; octo-metrics
+# joins that with the receiver's log.  Prints frame latency p50/p99, AoI,
+# SQI-SSIM and utilisation side by side.
+#   BUILD=build demo-pipelines/case2-live.sh
+#   SECONDS_PER_RUN=30 WEBM=received.webm demo-pipelines/case2-live.sh
+# WEBM: also decode the Octopus run with svcdec and write what the receiver
+# showed to a WebM file (VP8) a person can watch.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/demo-pipelines/case2-live-lib.sh"
+live_main 2 vp9 "video/x-vp9,width=640,height=360,spatial-layers=3,temporal-layers=1,framerate=30/1" "$@"

@@ -1,0 +1,481 @@
+/* svcdec: the receiver's decoder for svcenc streams (VP8 temporal, VP9
+ * spatial layers), one input buffer per layer message with GstOctopusMeta
+ * (as octopussrc restores it).
+ *
+ * Per frame it decodes the layers that are decodable (core/
+ * svc-decodability.h: arrived, lower layers of the frame and the layer's
+ * reference intact), never waits for a missing enhancement layer, and skips
+ * undecodable frames until the next decodable one.  A frame goes out when
+ * its top layer (spatial-layers from caps, or the MARKER flag) was handled,
+ * or when a newer frame's first message arrives: full-size I420 (lower
+ * layers upscaled) with a GstOctopusMeta whose spatial_layer is the highest
+ * layer used (layers 0..spatial_layer were decoded).  Buffers without the
+ * meta are taken as one whole frame each, in order. */
+#include "gstsvcdec.h"
+
+#include <gst/video/video.h>
+#include <string.h>
+
+#include "core/svc-decodability.h"
+#include "gst/octopus/gstoctopusmeta.h"
+#include "svc-scale.h"
+#include "svc-vpx-decoder.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_svc_dec_debug);
+#define GST_CAT_DEFAULT gst_svc_dec_debug
+
+enum {
+  PROP_0,
+  PROP_TEMPORAL_LAYERS,
+  PROP_THREADS,
+  PROP_STATS,
+};
+
+#define DEFAULT_TEMPORAL_LAYERS 0
+#define DEFAULT_THREADS 1
+
+struct _GstSvcDec {
+  GstElement parent;
+  GstPad *sinkpad, *srcpad;
+
+  /* properties (object lock) */
+  guint temporal_layers;
+  guint threads;
+
+  /* streaming (stream lock) */
+  SvcCodec codec;
+  guint spatial_layers, temporal_layers_in_use;
+  gint out_width, out_height;   /* 0: from the first picture */
+  gint fps_n, fps_d;
+  gboolean caps_sent;
+  GList *held_events;           /* sticky events waiting for our caps */
+  SvcVpxDecoder *decoder;
+  SvcDecodability decodability;
+  guint32 next_id;              /* for buffers without a meta */
+  /* the frame being assembled: its newest picture and description */
+  gboolean pending;
+  const vpx_image_t *picture;
+  GstOctopusMeta desc;
+  GstClockTime pts, duration;
+  SvcScaler scaler;
+
+  /* counters (object lock) */
+  guint64 frames_shown, layers_decoded, layers_undecodable, layers_late;
+};
+
+G_DEFINE_TYPE (GstSvcDec, gst_svc_dec, GST_TYPE_ELEMENT);
+GST_ELEMENT_REGISTER_DEFINE (svcdec, "svcdec", GST_RANK_NONE,
+    GST_TYPE_SVC_DEC);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("video/x-vp8; video/x-vp9"));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("video/x-raw, format = (string) I420"));
+
+static void
+reset_stream (GstSvcDec *self)
+{
+  svc_decodability_init (&self->decodability,
+      MAX (self->temporal_layers_in_use, 1u));
+  self->pending = FALSE;
+  self->picture = NULL;
+}
+
+static gboolean
+set_sink_caps (GstSvcDec *self, GstCaps *caps)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  gint spatial = 1, temporal = 0;
+  guint threads, temporal_prop;
+  GError *error = NULL;
+
+  self->codec = gst_structure_has_name (s, "video/x-vp9") ? SVC_CODEC_VP9 :
+      SVC_CODEC_VP8;
+  gst_structure_get_int (s, "spatial-layers", &spatial);
+  gst_structure_get_int (s, "temporal-layers", &temporal);
+  self->spatial_layers = (guint) CLAMP (spatial, 1, 8);
+  self->out_width = self->out_height = 0;
+  gst_structure_get_int (s, "width", &self->out_width);
+  gst_structure_get_int (s, "height", &self->out_height);
+  self->fps_n = 0;
+  self->fps_d = 1;
+  gst_structure_get_fraction (s, "framerate", &self->fps_n, &self->fps_d);
+  self->caps_sent = FALSE;
+
+  GST_OBJECT_LOCK (self);
+  temporal_prop = self->temporal_layers;
+  threads = self->threads;
+  GST_OBJECT_UNLOCK (self);
+  self->temporal_layers_in_use = temporal_prop > 0 ? temporal_prop :
+      (guint) CLAMP (temporal, 1, 3);
+  GST_DEBUG_OBJECT (self, "%s, %u spatial, %u temporal layers",
+      self->codec == SVC_CODEC_VP9 ? "VP9" : "VP8", self->spatial_layers,
+      self->temporal_layers_in_use);
+
+  svc_vpx_decoder_free (self->decoder);
+  self->decoder = svc_vpx_decoder_new (self->codec, threads, &error);
+  if (!self->decoder) {
+    GST_ELEMENT_ERROR (self, LIBRARY, INIT, ("Could not start libvpx"),
+        ("%s", error->message));
+    g_error_free (error);
+    return FALSE;
+  }
+  reset_stream (self);
+  return TRUE;
+}
+
+static gboolean
+ensure_src_caps (GstSvcDec *self)
+{
+  GstCaps *caps;
+  gboolean ok;
+
+  if (self->caps_sent)
+    return TRUE;
+  if (self->out_width <= 0 || self->out_height <= 0)
+    return FALSE;
+  caps = gst_caps_new_simple ("video/x-raw",
+      "format", G_TYPE_STRING, "I420",
+      "width", G_TYPE_INT, self->out_width,
+      "height", G_TYPE_INT, self->out_height,
+      "framerate", GST_TYPE_FRACTION, self->fps_n, self->fps_d, NULL);
+  ok = gst_pad_set_caps (self->srcpad, caps);
+  gst_caps_unref (caps);
+  self->caps_sent = ok;
+  if (ok) {
+    GList *events = g_list_reverse (self->held_events);
+    self->held_events = NULL;
+    for (GList *l = events; l; l = l->next)
+      gst_pad_push_event (self->srcpad, l->data);
+    g_list_free (events);
+  }
+  return ok;
+}
+
+/* The picture at the output size: lower spatial layers are upscaled. */
+static GstBuffer *
+render_picture (GstSvcDec *self, const vpx_image_t *img)
+{
+  GstVideoInfo out_info;
+  GstVideoFrame out;
+  GstBuffer *buf;
+
+  gst_video_info_set_format (&out_info, GST_VIDEO_FORMAT_I420,
+      (guint) self->out_width, (guint) self->out_height);
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&out_info), NULL);
+  if (!gst_video_frame_map (&out, &out_info, buf, GST_MAP_WRITE)) {
+    gst_buffer_unref (buf);
+    return NULL;
+  }
+  svc_scaler_render (&self->scaler, img, &out);
+  gst_video_frame_unmap (&out);
+  return buf;
+}
+
+static GstFlowReturn
+push_pending (GstSvcDec *self)
+{
+  GstBuffer *buf;
+  GstOctopusMeta *m;
+  const vpx_image_t *img = self->picture;
+
+  if (!self->pending)
+    return GST_FLOW_OK;
+  self->pending = FALSE;
+  self->picture = NULL;
+  if (!img)
+    return GST_FLOW_OK;
+  if (img->fmt != VPX_IMG_FMT_I420) {
+    GST_ELEMENT_ERROR (self, STREAM, DECODE, ("Unsupported picture format"),
+        ("libvpx gave format %d; only 8-bit 4:2:0 (profile 0) is supported",
+            img->fmt));
+    return GST_FLOW_ERROR;
+  }
+  if (self->out_width <= 0 || self->out_height <= 0) {
+    guint up = 1u << (self->spatial_layers - 1 - MIN (self->desc.spatial_layer,
+            self->spatial_layers - 1));
+    self->out_width = (gint) (img->d_w * up);
+    self->out_height = (gint) (img->d_h * up);
+  }
+  if (!ensure_src_caps (self))
+    return GST_FLOW_NOT_NEGOTIATED;
+  buf = render_picture (self, img);
+  if (!buf)
+    return GST_FLOW_ERROR;
+  m = gst_buffer_add_octopus_meta (buf);
+  gst_octopus_meta_copy_fields (m, &self->desc);
+  GST_BUFFER_PTS (buf) = self->pts;
+  GST_BUFFER_DURATION (buf) = self->duration;
+  GST_OBJECT_LOCK (self);
+  self->frames_shown++;
+  GST_OBJECT_UNLOCK (self);
+  GST_LOG_OBJECT (self, "frame %u shown at layer %u", m->frame_id,
+      m->spatial_layer);
+  return gst_pad_push (self->srcpad, buf);
+}
+
+static void
+describe_buffer (GstSvcDec *self, GstBuffer *buf, GstOctopusMeta *desc)
+{
+  GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
+
+  if (m) {
+    gst_octopus_meta_copy_fields (desc, m);
+    if (desc->spatial_layer == GST_OCTOPUS_LAYER_NONE)
+      desc->spatial_layer = 0;
+    if (desc->temporal_layer == GST_OCTOPUS_LAYER_NONE)
+      desc->temporal_layer = 0;
+    return;
+  }
+  gst_octopus_meta_reset (desc);
+  desc->frame_id = self->next_id++;
+  desc->spatial_layer = 0;
+  desc->temporal_layer = 0;
+  desc->keyframe = !GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
+}
+
+static GstFlowReturn
+gst_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  GstSvcDec *self = GST_SVC_DEC (parent);
+  GstOctopusMeta desc;
+  GstFlowReturn ret = GST_FLOW_OK;
+  gboolean decodable, top;
+  GstMapInfo map;
+
+  (void) pad;
+  if (!self->decoder) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  describe_buffer (self, buf, &desc);
+  if (self->pending && desc.frame_id != self->desc.frame_id)
+    ret = push_pending (self);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (buf);
+    return ret;
+  }
+
+  decodable = svc_decodability_add_layer (&self->decodability,
+      desc.frame_id, desc.keyframe, desc.temporal_layer, desc.spatial_layer);
+  if (decodable && gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    GError *error = NULL;
+    const vpx_image_t *img = svc_vpx_decoder_decode (self->decoder,
+        map.data, map.size, &error);
+    gst_buffer_unmap (buf, &map);
+    if (error) {
+      /* libvpx rejected data we thought decodable: skip to the next key */
+      GST_WARNING_OBJECT (self, "frame %u layer %u: %s", desc.frame_id,
+          desc.spatial_layer, error->message);
+      g_error_free (error);
+      reset_stream (self);
+    } else if (img) {
+      if (!self->pending) {
+        self->pts = GST_BUFFER_PTS (buf);
+        self->duration = GST_BUFFER_DURATION (buf);
+      }
+      self->pending = TRUE;
+      self->picture = img;
+      self->desc = desc;
+      GST_OBJECT_LOCK (self);
+      self->layers_decoded++;
+      GST_OBJECT_UNLOCK (self);
+    }
+  } else {
+    GST_OBJECT_LOCK (self);
+    if (desc.frame_id == self->decodability.newest_id)
+      self->layers_undecodable++;
+    else
+      self->layers_late++;
+    GST_OBJECT_UNLOCK (self);
+  }
+  top = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_MARKER)
+      || (guint) desc.spatial_layer + 1 >= self->spatial_layers;
+  gst_buffer_unref (buf);
+  if (top && self->pending && self->desc.frame_id == desc.frame_id)
+    ret = push_pending (self);
+  return ret;
+}
+
+static gboolean
+gst_svc_dec_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
+{
+  GstSvcDec *self = GST_SVC_DEC (parent);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_CAPS:{
+      GstCaps *caps;
+      gboolean ok;
+
+      gst_event_parse_caps (event, &caps);
+      ok = set_sink_caps (self, caps);
+      gst_event_unref (event);
+      /* without width and height in the caps the first picture sets them */
+      if (ok && self->out_width > 0 && self->out_height > 0)
+        ok = ensure_src_caps (self);
+      return ok;
+    }
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_TAG:
+      if (!self->caps_sent) {
+        self->held_events = g_list_prepend (self->held_events, event);
+        return TRUE;
+      }
+      break;
+    case GST_EVENT_EOS:
+      push_pending (self);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      reset_stream (self);
+      break;
+    default:
+      break;
+  }
+  return gst_pad_event_default (pad, parent, event);
+}
+
+static GstStructure *
+make_stats (GstSvcDec *self)
+{
+  return gst_structure_new ("svcdec-stats",
+      "frames-shown", G_TYPE_UINT64, self->frames_shown,
+      "layers-decoded", G_TYPE_UINT64, self->layers_decoded,
+      "layers-undecodable", G_TYPE_UINT64, self->layers_undecodable,
+      "layers-late", G_TYPE_UINT64, self->layers_late, NULL);
+}
+
+static GstStateChangeReturn
+gst_svc_dec_change_state (GstElement *element, GstStateChange transition)
+{
+  GstSvcDec *self = GST_SVC_DEC (element);
+  GstStateChangeReturn ret =
+      GST_ELEMENT_CLASS (gst_svc_dec_parent_class)->change_state (element,
+      transition);
+
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    g_clear_pointer (&self->decoder, svc_vpx_decoder_free);
+    svc_scaler_clear (&self->scaler);
+    self->pending = FALSE;
+    self->picture = NULL;
+    self->next_id = 0;
+    g_list_free_full (self->held_events, (GDestroyNotify) gst_event_unref);
+    self->held_events = NULL;
+  }
+  return ret;
+}
+
+static void
+gst_svc_dec_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
+{
+  GstSvcDec *self = GST_SVC_DEC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_TEMPORAL_LAYERS:
+      self->temporal_layers = g_value_get_uint (value);
+      break;
+    case PROP_THREADS:
+      self->threads = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_svc_dec_get_property (GObject *object, guint prop_id, GValue *value,
+    GParamSpec *pspec)
+{
+  GstSvcDec *self = GST_SVC_DEC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_TEMPORAL_LAYERS:
+      g_value_set_uint (value, self->temporal_layers);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint (value, self->threads);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, make_stats (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_svc_dec_finalize (GObject *object)
+{
+  GstSvcDec *self = GST_SVC_DEC (object);
+
+  svc_vpx_decoder_free (self->decoder);
+  svc_scaler_clear (&self->scaler);
+  g_list_free_full (self->held_events, (GDestroyNotify) gst_event_unref);
+  G_OBJECT_CLASS (gst_svc_dec_parent_class)->finalize (object);
+}
+
+static void
+gst_svc_dec_class_init (GstSvcDecClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  gobject_class->set_property = gst_svc_dec_set_property;
+  gobject_class->get_property = gst_svc_dec_get_property;
+  gobject_class->finalize = gst_svc_dec_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_TEMPORAL_LAYERS,
+      g_param_spec_uint ("temporal-layers", "Temporal layers",
+          "Temporal layers of the stream (pattern 0 / 0,1 / 0,2,1,2), "
+          "needed to know each frame's reference; 0 = the caps' "
+          "temporal-layers field, else 1", 0, 3, DEFAULT_TEMPORAL_LAYERS,
+          rw));
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads", "Decoder threads", 1, 16,
+          DEFAULT_THREADS, rw));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "frames-shown, layers-decoded, layers-undecodable (reference or "
+          "lower layer missing), layers-late (of a frame older than the "
+          "newest)", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Octopus SVC decoder", "Codec/Decoder/Video",
+      "Decodes the highest decodable layer of each frame of svcenc's VP8/VP9 "
+      "streams and outputs full-size frames", "gst-octopus");
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_svc_dec_change_state);
+
+  GST_DEBUG_CATEGORY_INIT (gst_svc_dec_debug, "svcdec", 0,
+      "Octopus SVC decoder");
+}
+
+static void
+gst_svc_dec_init (GstSvcDec *self)
+{
+  self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
+  gst_pad_set_chain_function (self->sinkpad,
+      GST_DEBUG_FUNCPTR (gst_svc_dec_chain));
+  gst_pad_set_event_function (self->sinkpad,
+      GST_DEBUG_FUNCPTR (gst_svc_dec_sink_event));
+  gst_element_add_pad (GST_ELEMENT (self), self->sinkpad);
+  self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
+  gst_pad_use_fixed_caps (self->srcpad);
+  gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
+
+  self->temporal_layers = DEFAULT_TEMPORAL_LAYERS;
+  self->threads = DEFAULT_THREADS;
+  self->spatial_layers = 1;
+  self->fps_d = 1;
+}

@@ -1,0 +1,13 @@
+/* svclog: the sender's layer dump (core/svc-dump.h) for scoring a run. */
+#pragma once
+
+#include <gst/base/gstbasetransform.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_SVC_LOG (gst_svc_log_get_type ())
+G_DECLARE_FINAL_TYPE (GstSvcLog, gst_svc_log, GST, SVC_LOG, GstBaseTransform)
+
+GST_ELEMENT_REGISTER_DECLARE (svclog);
+
+G_END_DECLS

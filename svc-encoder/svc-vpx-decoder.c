@@ -1,0 +1,75 @@
+#include "svc-vpx-decoder.h"
+
+#include "core/svc-pattern.h"
+
+#include <vpx/vp8dx.h>
+#include <vpx/vpx_decoder.h>
+
+#define SVC_DECODER_ERROR g_quark_from_static_string ("svc-decoder-error")
+
+struct _SvcVpxDecoder {
+  vpx_codec_ctx_t codec;
+};
+
+SvcVpxDecoder *
+svc_vpx_decoder_new (SvcCodec codec, guint threads, GError **error)
+{
+  SvcVpxDecoder *dec = g_new0 (SvcVpxDecoder, 1);
+  vpx_codec_dec_cfg_t cfg = { .threads = MAX (threads, 1u) };
+
+  if (vpx_codec_dec_init (&dec->codec, codec == SVC_CODEC_VP9 ?
+          vpx_codec_vp9_dx () : vpx_codec_vp8_dx (), &cfg, 0)) {
+    g_set_error (error, SVC_DECODER_ERROR, 0, "libvpx decoder init: %s",
+        vpx_codec_error (&dec->codec));
+    g_free (dec);
+    return NULL;
+  }
+  return dec;
+}
+
+void
+svc_vpx_decoder_free (SvcVpxDecoder *dec)
+{
+  if (!dec)
+    return;
+  vpx_codec_destroy (&dec->codec);
+  g_free (dec);
+}
+
+const vpx_image_t *
+svc_vpx_decoder_decode (SvcVpxDecoder *dec, const guint8 *data, gsize size,
+    GError **error)
+{
+  vpx_codec_iter_t iter = NULL;
+  vpx_image_t *img, *newest = NULL;
+
+  if (size == 0 || size > G_MAXUINT32 || vpx_codec_decode (&dec->codec,
+          data, (unsigned int) size, NULL, 0)) {
+    g_set_error (error, SVC_DECODER_ERROR, 0, "libvpx cannot decode %"
+        G_GSIZE_FORMAT " bytes: %s", size, size == 0 ? "empty" :
+        vpx_codec_error (&dec->codec));
+    return NULL;
+  }
+  while ((img = vpx_codec_get_frame (&dec->codec, &iter)))
+    newest = img;
+  return newest;
+}
+
+gboolean
+svc_vpx_decoder_vp8_references (SvcVpxDecoder *dec, guint *used,
+    guint *updated)
+{
+  int used_flags = 0, updated_flags = 0;
+
+  /* libvpx's VP8 reference flags have the values of our SvcSlot bits */
+  G_STATIC_ASSERT ((int) VP8_LAST_FRAME == (int) SVC_SLOT_LAST
+      && (int) VP8_GOLD_FRAME == (int) SVC_SLOT_GOLDEN
+      && (int) VP8_ALTR_FRAME == (int) SVC_SLOT_ALTREF);
+  if (vpx_codec_control (&dec->codec, VP8D_GET_LAST_REF_USED, &used_flags)
+      || vpx_codec_control (&dec->codec, VP8D_GET_LAST_REF_UPDATES,
+          &updated_flags))
+    return FALSE;
+  *used = (guint) used_flags;
+  *updated = (guint) updated_flags;
+  return TRUE;
+}

@@ -1,0 +1,30 @@
+/* svc-encoder: the libvpx side of svcdec — decodes the layers it is given,
+ * one at a time, and keeps the newest picture. */
+#pragma once
+
+#include <glib.h>
+#include <vpx/vpx_image.h>
+
+#include "svc-vpx-encoder.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SvcVpxDecoder SvcVpxDecoder;
+
+SvcVpxDecoder *svc_vpx_decoder_new (SvcCodec codec, guint threads,
+    GError **error);
+void svc_vpx_decoder_free (SvcVpxDecoder *dec);
+
+/* Decodes one layer (VP9) or frame (VP8); returns the picture it produced,
+ * owned by the decoder and valid until the next call, or NULL with @error
+ * set when libvpx rejects the data.  A layer that produces no picture
+ * returns NULL without error. */
+const vpx_image_t *svc_vpx_decoder_decode (SvcVpxDecoder *dec,
+    const guint8 *data, gsize size, GError **error);
+
+/* VP8: the reference slots (SvcSlot bits) the last decoded frame read and
+ * wrote, as its bitstream says. */
+gboolean svc_vpx_decoder_vp8_references (SvcVpxDecoder *dec, guint *used,
+    guint *updated);
+
+G_END_DECLS

@@ -1,0 +1,72 @@
+/* svc-encoder: the libvpx side of svcenc — VP8 temporal layers or VP9
+ * spatial x temporal SVC in the layer structure of core/svc-pattern.h, one
+ * packet per spatial layer.  No GStreamer here, so the benchmark drives the
+ * very same encoder. */
+#pragma once
+
+#include <glib.h>
+
+#include "core/svc-config.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SVC_CODEC_VP8,
+  SVC_CODEC_VP9,
+} SvcCodec;
+
+typedef struct {
+  SvcCodec codec;
+  guint width, height;          /* of the top spatial layer */
+  guint fps_n, fps_d;
+  guint spatial_layers;         /* VP9: 1..3; VP8: 1 */
+  guint temporal_layers;        /* 1..3 */
+  SvcRatio scaling[SVC_CONFIG_MAX_LAYERS];      /* per spatial layer */
+  /* cumulative share of the bitrate per spatial layer (VP9) or per
+   * temporal layer (VP8) */
+  gdouble fractions[SVC_CONFIG_MAX_LAYERS];
+  guint64 bitrate;              /* bits/s, all layers */
+  guint gop;                    /* frames from key frame to key frame */
+  gint speed;                   /* libvpx cpu-used */
+  guint threads;
+  /* TRUE: plain single-layer libvpx (what vp8enc/vp9enc do), the
+   * benchmark's baseline; needs 1 spatial and 1 temporal layer */
+  gboolean no_svc;
+} SvcEncoderSettings;
+
+typedef struct {
+  GBytes *data;
+  guint32 frame_id;             /* consecutive per encoded frame */
+  guint spatial_layer, temporal_layer;
+  gboolean keyframe;            /* the picture starts a GoP */
+  gboolean layer_sync;          /* VP8: references TL0 only */
+  guint8 tl0_pic_idx;           /* VP8: count of TL0 frames, this one included */
+  guint64 cumulative_bps;       /* target of layers 0..spatial_layer */
+  guint width, height;
+} SvcLayerPacket;
+
+typedef struct _SvcVpxEncoder SvcVpxEncoder;
+
+/* Fills @settings with the defaults for @codec and the layer counts. */
+void svc_encoder_settings_init (SvcEncoderSettings *settings, SvcCodec codec,
+    guint spatial_layers, guint temporal_layers);
+
+SvcVpxEncoder *svc_vpx_encoder_new (const SvcEncoderSettings *settings,
+    GError **error);
+void svc_vpx_encoder_free (SvcVpxEncoder *enc);
+
+/* The target bitrate from the next GoP start on. */
+void svc_vpx_encoder_request_bitrate (SvcVpxEncoder *enc, guint64 bitrate);
+
+/* The next frame starts a new GoP with a key frame. */
+void svc_vpx_encoder_force_keyframe (SvcVpxEncoder *enc);
+
+/* Encodes one I420 frame of the top layer's size; appends its packets
+ * (SvcLayerPacket, in increasing spatial layer order) to @packets, which
+ * own the data (clear with svc_layer_packet_clear). */
+gboolean svc_vpx_encoder_encode (SvcVpxEncoder *enc, guint8 *const planes[3],
+    const gint strides[3], GArray *packets, GError **error);
+
+void svc_layer_packet_clear (gpointer packet);
+
+G_END_DECLS
