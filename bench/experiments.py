@@ -9,6 +9,15 @@ Examples:
   bench/experiments.py                              # the default matrix
   bench/experiments.py --cases 2 --schemes octopus,octobbr --rtts 20,60,120
   bench/experiments.py --traces Verizon-LTE-short,/path/to/my.down
+  # the papers' Sec. 7 scenarios (Figs. 12/14: case 2, Verizon, 120 ms)
+  bench/experiments.py --cases 2 --traces Verizon-LTE-short --rtts 120 \
+      --scenarios competing,two-bottlenecks,two-streams \
+      --schemes octopus,octobbr,gcc,salsify,awstream-bbr,awstream-cubic
+
+Scenario runs are told apart by their trace label (the summary keeps the
+same keys for every run): "legacy-12Mbps-vs-BBR" (competing),
+"legacy-12Mbps+<trace>" (two-bottlenecks), "<trace>-2streams" (two-streams,
+one record per stream, the second's video label ending in "#2").
 """
 import argparse
 import datetime
@@ -25,8 +34,12 @@ VIDEO = os.path.join(ROOT, "data", "traces", "video")
 
 SCHEMES = ["octopus", "octobbr", "fifo", "pdrop50", "pdrop100", "pdrop200",
            "pdrop375", "codel", "bode", "oracle"]
-# Endpoint-adaptation baselines (harness II), run only for the cases they model.
-BASELINES = {"gcc": [2]}
+# Endpoint-adaptation baselines (harness II), run only for the cases they model
+# (the papers: Salsify and AWStream in cases 1-2, WebRTC/GCC in case 2, ViVo
+# in case 3).
+BASELINES = {"gcc": [2], "salsify": [1, 2], "awstream-bbr": [1, 2],
+             "awstream-cubic": [1, 2], "vivo": [3]}
+SCENARIOS = ["single", "competing", "two-bottlenecks", "two-streams"]
 DEV_TRACES = {1: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-2016"],
               2: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-2016"],
               3: ["5G-static-1"]}
@@ -57,32 +70,47 @@ def label(path, video):
     return base
 
 
+def scenario_trace_label(scenario, trace):
+    return {"single": trace, "competing": "legacy-12Mbps-vs-BBR",
+            "two-bottlenecks": f"legacy-12Mbps+{trace}",
+            "two-streams": f"{trace}-2streams"}[scenario]
+
+
 def plan(args):
     runs = []
     for case in args.cases:
         traces = args.traces or DEV_TRACES[case]
         videos = args.videos or VIDEOS[case]
-        for trace in traces:
-            down = resolve(trace, NETWORK, ".down")
-            up = down[:-5] + ".up" if down.endswith(".down") else None
-            for rtt in args.rtts:
-                for video in videos:
-                    vpath = resolve(video, VIDEO, ".trace")
-                    for scheme in args.schemes:
-                        if case not in BASELINES.get(scheme, [case]):
-                            continue
-                        name = "-".join([f"case{case}", scheme, label(down, False),
-                                         f"{rtt}ms", label(vpath, True)])
-                        cmd = [args.sim, "--case", str(case), "--scheme", scheme,
-                               "--trace", down, "--video", vpath,
-                               "--rtt-ms", str(rtt), "--duration", str(args.duration),
-                               "--trace-label", label(down, False),
-                               "--video-label", label(vpath, True),
-                               "--cross-mbps", str(args.cross_mbps),
-                               "--out", os.path.join(args.out, "runs", name)]
-                        if up and os.path.exists(up) and not args.no_uplink_trace:
-                            cmd[cmd.index("--video"):cmd.index("--video")] = ["--up-trace", up]
-                        runs.append((name, cmd))
+        for scenario in args.scenarios:
+            # the competing flow's legacy link replaces the trace
+            for trace in traces[:1] if scenario == "competing" else traces:
+                down = resolve(trace, NETWORK, ".down")
+                up = down[:-5] + ".up" if down.endswith(".down") else None
+                tlabel = scenario_trace_label(scenario, label(down, False))
+                for rtt in args.rtts:
+                    for i, video in enumerate(videos):
+                        vpath = resolve(video, VIDEO, ".trace")
+                        other = resolve(videos[(i + 1) % len(videos)], VIDEO, ".trace")
+                        for scheme in args.schemes:
+                            if case not in BASELINES.get(scheme, [case]):
+                                continue
+                            if scheme == "oracle" and scenario != "single":
+                                continue
+                            name = "-".join([f"case{case}", scheme, tlabel,
+                                             f"{rtt}ms", label(vpath, True)])
+                            cmd = [args.sim, "--case", str(case), "--scheme", scheme,
+                                   "--trace", down, "--video", vpath,
+                                   "--rtt-ms", str(rtt), "--duration", str(args.duration),
+                                   "--trace-label", tlabel,
+                                   "--video-label", label(vpath, True),
+                                   "--cross-mbps", str(args.cross_mbps),
+                                   "--scenario", scenario,
+                                   "--out", os.path.join(args.out, "runs", name)]
+                            if scenario == "two-streams":
+                                cmd += ["--video2", other]
+                            if up and os.path.exists(up) and not args.no_uplink_trace:
+                                cmd[cmd.index("--video"):cmd.index("--video")] = ["--up-trace", up]
+                            runs.append((name, cmd))
     return runs
 
 
@@ -98,7 +126,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cases", type=lambda s: csv_list(s, int), default=[1, 2, 3])
-    p.add_argument("--schemes", type=csv_list, default=SCHEMES)
+    p.add_argument("--schemes", type=csv_list, default=SCHEMES + list(BASELINES))
+    p.add_argument("--scenarios", type=csv_list, default=["single"],
+                   help="of " + ", ".join(SCENARIOS) + " (default: single)")
     p.add_argument("--rtts", type=lambda s: csv_list(s, int), default=[60])
     p.add_argument("--traces", type=csv_list, default=None,
                    help="network traces by name (data/traces/network) or path; "
@@ -119,6 +149,9 @@ def main():
     unknown = [s for s in args.schemes if s not in known]
     if unknown:
         sys.exit(f"experiments: unknown scheme(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    unknown = [s for s in args.scenarios if s not in SCENARIOS]
+    if unknown:
+        sys.exit(f"experiments: unknown scenario(s) {', '.join(unknown)}; known: {', '.join(SCENARIOS)}")
     if not os.access(args.sim, os.X_OK):
         sys.exit(f"experiments: simulator not built: {args.sim} (run make)")
     args.out = os.path.abspath(args.out)
@@ -143,10 +176,11 @@ def main():
 
     records = []
     for name, _ in sorted(runs):
-        path = os.path.join(args.out, "runs", name, "summary.json")
-        if os.path.exists(path):
-            with open(path) as f:
-                records.append(json.load(f))
+        for sub in ["", "stream2"]:
+            path = os.path.join(args.out, "runs", name, sub, "summary.json")
+            if os.path.exists(path):
+                with open(path) as f:
+                    records.append(json.load(f))
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(records, f, indent=1, sort_keys=False)
         f.write("\n")

@@ -2,7 +2,9 @@
 """Plots and an HTML report for a results directory made by experiments.py:
 AoI bars (case 1, like the paper's Fig. 6) and tail latency vs. SQI-SSIM
 scatters with one-sigma error ellipses (cases 2-3, like Figs. 9, 11, 13),
-and tables with every scheme's ratio to Octopus.
+tables with every scheme's ratio to Octopus, Octopus against the endpoint
+baselines with the headline goals, and the Sec. 7 scenarios (tail latency
+vs. SQI-SSIM per scheme and stream, like Figs. 12/14).
 
 Usage: bench/report.py results/latest
 """
@@ -20,8 +22,28 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 ORDER = ["octopus", "octobbr", "fifo", "pdrop50", "pdrop100", "pdrop200",
-         "pdrop375", "codel", "bode", "oracle", "gcc", "salsify", "awstream",
-         "vivo"]
+         "pdrop375", "codel", "bode", "oracle", "gcc", "salsify", "awstream-bbr",
+         "awstream-cubic", "vivo"]
+ENDPOINT = ["gcc", "salsify", "awstream-bbr", "awstream-cubic", "vivo"]
+# issue 6's goals: (case, metric, baseline or "best", bound, "<=" or ">=")
+GOALS = [(1, "p99_aoi_ms", "best", 0.67, "<="),
+         (2, "sqi_ssim", "gcc", 1.15, ">="), (2, "p99_latency_ms", "gcc", 0.5, "<="),
+         (3, "sqi_ssim", "vivo", 1.09, ">="), (3, "p99_latency_ms", "vivo", 0.17, "<=")]
+SCENARIO_TITLE = {"competing": "Sec. 7.3: a backlogged BBR flow at a 12 Mbit/s legacy FIFO",
+                  "two-bottlenecks": "Sec. 7.3 / App. D: a 12 Mbit/s legacy FIFO, then the cellular queue",
+                  "two-streams": "Sec. 7.4: two streams share the queue"}
+
+
+def scenario_of(record):
+    """experiments.py labels scenario runs through the trace name."""
+    t = record["trace"]
+    if t == "legacy-12Mbps-vs-BBR":
+        return "competing"
+    if t.startswith("legacy-12Mbps+"):
+        return "two-bottlenecks"
+    if t.endswith("-2streams"):
+        return "two-streams"
+    return "single"
 CASE_TITLE = {1: "Case 1: frame rate (VP8 temporal layers)",
               2: "Case 2: quality (spatial layers)",
               3: "Case 3: volumetric (point-cloud layers, fraction of points)"}
@@ -126,6 +148,104 @@ def table(records, case):
     return "<table>" + "\n".join(rows) + "</table>"
 
 
+def matched_means(records, scheme, other, key):
+    """Means of @key for @scheme and @other over the runs both have."""
+    def index(s):
+        return {(r["trace"], r["video"], r["rtt_ms"]): r[key] for r in records
+                if r["scheme"] == s and r[key] is not None}
+    a, b = index(scheme), index(other)
+    common = sorted(set(a) & set(b))
+    if not common:
+        return None, None, 0
+    return mean([a[k] for k in common]), mean([b[k] for k in common]), len(common)
+
+
+def goals_table(records):
+    """Octopus against every endpoint baseline, and the issue's goals."""
+    rows = ["<tr><th>case</th><th>baseline</th><th>runs</th><th>p99 AoI ms</th>"
+            "<th>p99 latency ms</th><th>SQI-SSIM</th><th>goal</th><th>Octopus / baseline</th>"
+            "<th>met</th></tr>"]
+    for case in sorted({r["case"] for r in records}):
+        recs = [r for r in records if r["case"] == case]
+        present = [s for s in ENDPOINT if any(r["scheme"] == s for r in recs)]
+        best = None
+        if present:
+            best = min(present, key=lambda s: matched_means(recs, s, "octopus", "p99_aoi_ms")[0]
+                       or float("inf"))
+        for s in present:
+            cells = []
+            n = 0
+            for key in ["p99_aoi_ms", "p99_latency_ms", "sqi_ssim"]:
+                o, b, n = matched_means(recs, "octopus", s, key)
+                digits = 3 if key == "sqi_ssim" else 0
+                cells.append(f"<td>{fmt(o, digits)} vs {fmt(b, digits)}"
+                             + (f" <small>(×{o / b:.2f})</small>" if o and b else "") + "</td>")
+            goals = [g for g in GOALS if g[0] == case and (g[2] == s or (g[2] == "best" and s == best))]
+            if not goals:
+                rows.append(f"<tr><td>{case}</td><td>{html.escape(s)}</td><td>{n}</td>{''.join(cells)}"
+                            "<td>–</td><td>–</td><td>–</td></tr>")
+            for _, key, _, bound, op in goals:
+                o, b, _ = matched_means(recs, "octopus", s, key)
+                ratio = o / b if o and b else None
+                met = ratio is not None and (ratio <= bound if op == "<=" else ratio >= bound)
+                rows.append(f"<tr><td>{case}</td><td>{html.escape(s)}</td><td>{n}</td>{''.join(cells)}"
+                            f"<td>{html.escape(f'{key} {op} {bound}×')}</td><td>{fmt(ratio, 2)}</td>"
+                            f"<td>{'yes' if met else 'NO'}</td></tr>")
+    return "<table>" + "\n".join(rows) + "</table>"
+
+
+def goal_lines(records):
+    """The issue's goals as text lines: what `make experiments` prints."""
+    lines = []
+    for case, key, baseline, bound, op in GOALS:
+        recs = [r for r in records if r["case"] == case]
+        present = [s for s in ENDPOINT if any(r["scheme"] == s for r in recs)]
+        if baseline == "best" and present:
+            baseline = min(present, key=lambda s: matched_means(recs, s, "octopus", key)[0]
+                           or float("inf"))
+        o, b, n = matched_means(recs, "octopus", baseline, key)
+        if not o or not b:
+            continue
+        ratio = o / b
+        met = ratio <= bound if op == "<=" else ratio >= bound
+        lines.append(f"case {case}: Octopus {key} {o:.3f} / {baseline} {b:.3f} = {ratio:.2f}x "
+                     f"(goal {op} {bound}x, {n} runs): {'met' if met else 'MISSED'}")
+    return lines
+
+
+def scenario_plot(records, case, scenario, out):
+    """Figs. 12/14 style: p99 latency vs SQI-SSIM, one marker per scheme
+    (per stream in the two-stream scenario), means over the runs."""
+    schemes = sorted({r["scheme"] for r in records}, key=scheme_key)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    for i, scheme in enumerate(schemes):
+        for stream, marker in [(1, "o"), (2, "^")]:
+            pts = [(r["p99_latency_ms"], r["sqi_ssim"]) for r in records
+                   if r["scheme"] == scheme and r["video"].endswith("#2") == (stream == 2)
+                   and r["p99_latency_ms"] is not None]
+            if not pts:
+                continue
+            xs, ys = np.array(pts).T
+            name = scheme if scenario != "two-streams" else f"{scheme} stream {stream}"
+            # shrinking sizes keep coinciding schemes visible (Octopus is
+            # OctoBBR at a legacy switch)
+            ax.scatter([xs.mean()], [ys.mean()], s=110 - 12 * i, marker=marker,
+                       color=colors[i % len(colors)], edgecolor="black", label=name)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
+    ax.tick_params(axis="x", which="minor", labelsize=7)
+    ax.invert_xaxis()
+    ax.set_xlabel("p99 frame latency (ms, log scale; better to the right)")
+    ax.set_ylabel("SQI-SSIM (decay 1 s)" if case != 3 else "quality (fraction of points)")
+    ax.set_title(f"Case {case}, {SCENARIO_TITLE[scenario]}", fontsize=9)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
 def runs_table(records):
     keys = ["case", "scheme", "trace", "rtt_ms", "video", "median_aoi_ms", "p99_aoi_ms",
             "p50_latency_ms", "p99_latency_ms", "sqi_ssim", "utilization"]
@@ -143,7 +263,8 @@ def main():
         sys.exit(__doc__)
     out = sys.argv[1]
     with open(os.path.join(out, "summary.json")) as f:
-        records = json.load(f)
+        everything = json.load(f)
+    records = [r for r in everything if scenario_of(r) == "single"]
     parts = ["<!doctype html><meta charset=utf-8><title>gst-octopus experiments</title>",
              "<style>body{font-family:sans-serif;max-width:1200px;margin:auto}"
              "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
@@ -163,10 +284,28 @@ def main():
         name = f"case{case}-latency-quality.png"
         latency_quality(recs, case, os.path.join(out, name))
         parts.append(f'<p><img src="{name}"></p>')
+    if any(r["scheme"] in ENDPOINT for r in records):
+        parts.append("<h2>Octopus vs. the endpoint baselines</h2>")
+        parts.append("<p>Means over the runs both schemes have (same trace, video, RTT); "
+                     "\"best\" in case 1 is the endpoint baseline with the lowest p99 AoI.</p>")
+        parts.append(goals_table(records))
+    for scenario in ["competing", "two-bottlenecks", "two-streams"]:
+        recs = [r for r in everything if scenario_of(r) == scenario]
+        if not recs:
+            continue
+        parts.append(f"<h2>{html.escape(SCENARIO_TITLE[scenario])}</h2>")
+        for case in sorted({r["case"] for r in recs}):
+            crecs = [r for r in recs if r["case"] == case]
+            parts.append(table(crecs, case))
+            name = f"case{case}-{scenario}.png"
+            scenario_plot(crecs, case, scenario, os.path.join(out, name))
+            parts.append(f'<p><img src="{name}"></p>')
     parts.append("<h2>Every run</h2>")
-    parts.append(runs_table(records))
+    parts.append(runs_table(everything))
     with open(os.path.join(out, "index.html"), "w") as f:
         f.write("\n".join(parts) + "\n")
+    for line in goal_lines(records):
+        print(line)
     print(f"report: {os.path.join(out, 'index.html')}")
 
 

@@ -13,6 +13,7 @@ static gint case_id = 0;
 static gchar *scheme_name = NULL, *down_trace = NULL, *up_trace = NULL;
 static gchar *video_trace = NULL, *out_dir = NULL;
 static gchar *trace_label = NULL, *video_label = NULL;
+static gchar *scenario_name = NULL, *video_trace2 = NULL;
 static gint rtt_ms = 60, duration_s = 60, seed = 1;
 static gdouble cross_mbps = 0;
 static gboolean list_schemes = FALSE;
@@ -46,6 +47,14 @@ static GOptionEntry entries[] = {
   {"video-label", 0, 0, G_OPTION_ARG_STRING, &video_label,
       "Video name in the summary (default: file name up to the first '-' "
       "or '.')", "NAME"},
+  {"scenario", 0, 0, G_OPTION_ARG_STRING, &scenario_name,
+      "single (default), competing (a 12 Mbit/s legacy drop-tail link "
+      "shared with a backlogged BBR flow; --trace unused), two-bottlenecks "
+      "(a 12 Mbit/s legacy drop-tail link, then --trace with the scheme's "
+      "queue) or two-streams (two streams of the scheme share the queue; "
+      "the second's files go to DIR/stream2)", "NAME"},
+  {"video2", 0, 0, G_OPTION_ARG_FILENAME, &video_trace2,
+      "two-streams: the second stream's video (default: --video)", "FILE"},
   {"list-schemes", 0, 0, G_OPTION_ARG_NONE, &list_schemes,
       "List the schemes and exit", NULL},
   G_OPTION_ENTRY_NULL
@@ -69,6 +78,24 @@ default_label (const gchar *path, gboolean video)
 
 
 
+static const gchar *const scenario_names[] = {
+  [SIM_SCENARIO_SINGLE] = "single",
+  [SIM_SCENARIO_COMPETING] = "competing",
+  [SIM_SCENARIO_TWO_BOTTLENECKS] = "two-bottlenecks",
+  [SIM_SCENARIO_TWO_STREAMS] = "two-streams",
+};
+
+static gboolean
+parse_scenario (const gchar *name, SimScenario *out)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (scenario_names); i++)
+    if (g_strcmp0 (name ? name : "single", scenario_names[i]) == 0) {
+      *out = i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static gchar *
 file_sha256 (const gchar *path)
 {
@@ -86,13 +113,14 @@ file_sha256 (const gchar *path)
 static gchar *
 inputs_json (void)
 {
-  const gchar *paths[] = { down_trace, up_trace, video_trace };
-  const gchar *keys[] = { "trace", "up_trace", "video" };
+  const gchar *paths[] = { down_trace, up_trace, video_trace, video_trace2 };
+  const gchar *keys[] = { "trace", "up_trace", "video", "video2" };
   GString *s = g_string_new ("{\n");
 
   g_string_append_printf (s, "  \"case\": %d, \"scheme\": \"%s\", "
-      "\"rtt_ms\": %d, \"duration_s\": %d, \"seed\": %d, \"cross_mbps\": %g,\n",
-      case_id, scheme_name, rtt_ms, duration_s, seed, cross_mbps);
+      "\"rtt_ms\": %d, \"duration_s\": %d, \"seed\": %d, \"cross_mbps\": %g,\n"
+      "  \"scenario\": \"%s\",\n", case_id, scheme_name, rtt_ms, duration_s,
+      seed, cross_mbps, scenario_name ? scenario_name : "single");
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++) {
     gchar *base, *sum;
     if (!paths[i])
@@ -110,6 +138,25 @@ inputs_json (void)
 }
 
 
+/* One stream's files in @dir. */
+static gboolean
+write_outputs (const gchar *dir, const SimResult *result,
+    const SimLabels *labels, GError **error)
+{
+  return g_mkdir_with_parents (dir, 0755) == 0
+      && sim_output_write (dir, "frames.csv",
+          sim_output_frames_csv (result), error)
+      && sim_output_write (dir, "summary.json",
+          sim_output_summary_json (result, labels), error)
+      && sim_output_write (dir, "details.json",
+          sim_output_details_json (result), error)
+      && sim_output_write (dir, "sent.csv", sim_output_sent_log (result),
+          error)
+      && sim_output_write (dir, "received.csv",
+          sim_output_received_log (result), error)
+      && sim_output_write (dir, "inputs.json", inputs_json (), error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -119,6 +166,8 @@ main (int argc, char **argv)
   SimRunConfig config = { 0 };
   SimLabels labels;
   SimResult *result;
+  gchar *dir2, *label2 = NULL;
+  gboolean ok;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_description (ctx, "Example:\n  octo-sim --case 2 "
@@ -131,16 +180,17 @@ main (int argc, char **argv)
   }
   if (list_schemes) {
     for (const SimScheme *const *s = sim_scheme_list (); *s; s++)
-      g_print ("%-10s %s (network queue: %s)\n", (*s)->name, (*s)->summary,
+      g_print ("%-15s %s (network queue: %s)\n", (*s)->name, (*s)->summary,
           (*s)->down_queue);
     return 0;
   }
   config.scheme = scheme_name ? sim_scheme_find (scheme_name) : NULL;
   if (case_id < 1 || case_id > 3 || !config.scheme || !down_trace
       || !video_trace || !out_dir || rtt_ms < 0 || duration_s <= 0
-      || cross_mbps < 0) {
+      || cross_mbps < 0 || !parse_scenario (scenario_name, &config.scenario)) {
     g_printerr ("octo-sim: need --case 1..3, a known --scheme, --trace, "
-        "--video and --out\n%s", g_option_context_get_help (ctx, TRUE, NULL));
+        "--video, --out and a known --scenario\n%s",
+        g_option_context_get_help (ctx, TRUE, NULL));
     return 2;
   }
   if (!trace_label)
@@ -156,6 +206,7 @@ main (int argc, char **argv)
   config.duration_s = duration_s;
   config.seed = seed;
   config.cross_bps = (guint64) (cross_mbps * 1e6);
+  config.video_trace2 = video_trace2;
   labels = (SimLabels) { case_id, scheme_name, trace_label, video_label,
     rtt_ms };
   result = sim_run (&config, &error);
@@ -163,22 +214,21 @@ main (int argc, char **argv)
     g_printerr ("octo-sim: %s\n", error->message);
     return 1;
   }
-  if (g_mkdir_with_parents (out_dir, 0755) != 0
-      || !sim_output_write (out_dir, "frames.csv",
-          sim_output_frames_csv (result), &error)
-      || !sim_output_write (out_dir, "summary.json",
-          sim_output_summary_json (result, &labels), &error)
-      || !sim_output_write (out_dir, "details.json",
-          sim_output_details_json (result), &error)
-      || !sim_output_write (out_dir, "sent.csv", sim_output_sent_log (result),
-          &error)
-      || !sim_output_write (out_dir, "received.csv",
-          sim_output_received_log (result), &error)
-      || !sim_output_write (out_dir, "inputs.json", inputs_json (), &error)) {
+  ok = write_outputs (out_dir, result, &labels, &error);
+  if (ok && result->second) {
+    dir2 = g_build_filename (out_dir, "stream2", NULL);
+    label2 = g_strdup_printf ("%s#2", video_trace2 ? default_label
+        (video_trace2, TRUE) : video_label);
+    labels.video = label2;
+    ok = write_outputs (dir2, result->second, &labels, &error);
+    g_free (dir2);
+  }
+  if (!ok) {
     g_printerr ("octo-sim: cannot write to %s: %s\n", out_dir,
         error ? error->message : g_strerror (errno));
     return 1;
   }
+  g_free (label2);
   sim_result_free (result);
   g_option_context_free (ctx);
   return 0;

@@ -24,6 +24,7 @@ typedef struct {
 
 struct _SimGcc {
   SimWorld *world;
+  guint flow;
   OctoGcc *gcc;
   OctoTime one_way, rtt;
   Sent sent[SENT_HISTORY];
@@ -53,7 +54,8 @@ set_rates (SimGcc *g)
   guint64 pacing = g->probe_bytes_left > 0 ? g->probe_rate :
       (guint64) (target * SIM_GCC_PACING_FACTOR);
 
-  octo_sender_set_fixed_rates (sim_world_sender (g->world), pacing, target);
+  octo_sender_set_fixed_rates (sim_world_flow_sender (g->world, g->flow),
+      pacing, target);
 }
 
 static void
@@ -95,19 +97,21 @@ on_delivered (const guint8 *data, gsize len, OctoTime now, gpointer user_data)
 }
 
 SimGcc *
-sim_gcc_new (SimWorld *world, OctoTime one_way_delay, OctoTime rtt)
+sim_gcc_new (SimWorld *world, guint flow, OctoTime one_way_delay,
+    OctoTime rtt)
 {
   SimGcc *g = g_new0 (SimGcc, 1);
   OctoGccConfig config;
 
   octo_gcc_config_init (&config);
   g->world = world;
+  g->flow = flow;
   g->gcc = octo_gcc_new (&config);
   g->one_way = one_way_delay;
   g->rtt = rtt;
   g_queue_init (&g->reports);
-  sim_world_set_sent_func (world, on_sent, g);
-  sim_world_set_delivered_func (world, on_delivered, g);
+  sim_world_set_flow_sent_func (world, flow, on_sent, g);
+  sim_world_set_flow_delivered_func (world, flow, on_delivered, g);
   g->exponential = TRUE;
   set_rates (g);
   return g;
@@ -137,7 +141,7 @@ start_probe (SimGcc *g, guint64 rate)
   g->probe_bytes_left = bytes;
   g->probe_waiting = FALSE;
   set_rates (g);
-  sim_world_submit (g->world, &params, &info, bytes);
+  sim_world_submit_flow (g->world, g->flow, &params, &info, bytes);
 }
 
 /* Once feedback covers the whole cluster: its result, and what next. */

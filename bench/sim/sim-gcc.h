@@ -19,8 +19,10 @@ G_BEGIN_DECLS
 
 typedef struct _SimGcc SimGcc;
 
-/* Hooks itself into @world's packet observers; @world must be FIXED-rate. */
-SimGcc *sim_gcc_new (SimWorld *world, OctoTime one_way_delay, OctoTime rtt);
+/* Hooks itself into flow @flow's packet observers; the flow must be an
+ * OctoSender of FIXED rate. */
+SimGcc *sim_gcc_new (SimWorld *world, guint flow, OctoTime one_way_delay,
+    OctoTime rtt);
 void sim_gcc_free (SimGcc *gcc);
 
 /* Sends and receives the feedback due at @now and updates the sender's

@@ -1,9 +1,7 @@
 /* One simulated experiment (sim-run.h). */
 #include "sim-run.h"
 
-#include <string.h>
-
-#include "sim-gcc.h"
+#include "sim-stream.h"
 #include "sim-world.h"
 
 /* The Oracle paces each 5 ms at what the link serves then (less what is
@@ -11,23 +9,21 @@
  * its bandwidth. */
 #define ORACLE_SLOT (5 * OCTO_MSECOND)
 #define ORACLE_WINDOW (50 * OCTO_MSECOND)
+/* app streams in one run: the two-streams scenario's */
+#define MAX_STREAMS 2
 
 typedef struct {
   const SimRunConfig *config;
+  const SimScheme *scheme;
   SimWorld *world;
-  OctoTraceSource *source;
   OctoSourceKind kind;
-  guint n_cells;                /* point cloud */
-  OctoTime end;
+  OctoTime end, one_way;
   guint64 next_frame;
-  GArray *frames;               /* OctoFrameRecord */
-  GArray *levels;               /* guint */
-  GArray *keyframe;             /* gboolean, for the temporal model */
-  GArray *temporal_layer;       /* guint8 */
   const OctoTrace *down_trace;
   OctoTime next_oracle;
-  SimGcc *gcc;
-  SimResult *result;
+  SimStream streams[MAX_STREAMS];
+  guint n_streams;
+  guint n_flows;                /* in the world: streams and others */
 } Run;
 
 static OctoSourceKind
@@ -78,262 +74,182 @@ update_oracle (Run *run, OctoTime now)
       MAX (capacity_between (run->down_trace, now, ORACLE_WINDOW), 1));
 }
 
-/* Position of a message within its frame, from what the receiver gets. */
-static guint
-message_index (const Run *run, const OctoMsgInfo *info)
-{
-  switch (run->kind) {
-    case OCTO_SOURCE_QUALITY:
-      return info->spatial_layer;
-    case OCTO_SOURCE_CLOUD:
-      return info->density_layer * run->n_cells + info->cell_id;
-    default:
-      return 0;
-  }
-}
-
-static void
-on_message (OctoMessage *msg, gpointer user_data)
-{
-  Run *run = user_data;
-  guint index = message_index (run, &msg->info);
-
-  if (msg->info.frame_id < run->frames->len && index < OCTO_METRICS_MAX_LAYERS) {
-    OctoFrameRecord *f = &g_array_index (run->frames, OctoFrameRecord,
-        msg->info.frame_id);
-    if (index < f->n_layers && f->arrival[index] == OCTO_TIME_NONE) {
-      f->arrival[index] = msg->complete_time;
-      run->result->messages_delivered++;
-      run->result->bytes_delivered += msg->len;
-    }
-  }
-  g_free (msg->data);
-}
-
-static void
-submit_frame (Run *run, OctoTime now)
-{
-  OctoSourceMessage msgs[OCTO_SOURCE_MAX_MESSAGES];
-  OctoSender *sender = sim_world_sender (run->world);
-  OctoFrameRecord rec = { .capture = now, .ref = -1 };
-  guint n = octo_trace_source_next_frame (run->source, now,
-      octo_sender_bandwidth (sender), msgs);
-  guint level = octo_trace_source_level (run->source);
-  guint8 tl = msgs[0].layer;
-
-  rec.n_layers = n;
-  rec.gop_start = msgs[0].keyframe;
-  for (guint i = 0; i < n; i++) {
-    const OctoSourceMessage *m = &msgs[i];
-    OctoHeader params = {
-      .priority = m->tags.priority,
-      .drop = m->tags.drop,
-      .priority_threshold = m->tags.priority_threshold,
-      .bitrate_threshold = m->tags.bitrate_threshold,
-      .slack_ms = m->tags.slack_ms,
-    };
-    OctoMsgInfo info;
-
-    octo_msg_info_init (&info);
-    info.capture_time = now;
-    info.frame_id = m->frame;
-    if (run->kind == OCTO_SOURCE_TEMPORAL)
-      info.temporal_layer = m->layer;
-    else if (run->kind == OCTO_SOURCE_QUALITY)
-      info.spatial_layer = m->layer;
-    else {
-      info.cell_id = m->cell;
-      info.density_layer = m->layer;
-    }
-    if (m->keyframe)
-      info.flags |= OCTO_MSG_FLAG_KEYFRAME;
-    rec.arrival[i] = OCTO_TIME_NONE;
-    rec.quality[i] = m->quality;
-    run->result->messages_sent++;
-    run->result->bytes_sent += m->size;
-    if (run->gcc)
-      sim_gcc_on_app_bytes (run->gcc, m->size, now);
-    sim_world_submit (run->world, &params, &info, m->size);
-  }
-  g_array_append_val (run->frames, rec);
-  g_array_append_val (run->levels, level);
-  g_array_append_val (run->keyframe, msgs[0].keyframe);
-  g_array_append_val (run->temporal_layer, tl);
-}
-
 static OctoTime
 app (SimWorld *world, OctoTime now, gpointer user_data)
 {
   Run *run = user_data;
-  OctoTime next_capture;
+  OctoTime next;
 
   (void) world;
-  if (run->config->scheme->oracle && now >= run->next_oracle) {
+  if (run->scheme->oracle && now >= run->next_oracle) {
     update_oracle (run, now);
     run->next_oracle += ORACLE_SLOT;
   }
-  next_capture = octo_trace_source_capture_time (run->source,
+  next = octo_trace_source_capture_time (run->streams[0].source,
       run->next_frame);
-  if (now >= next_capture && next_capture < run->end) {
-    submit_frame (run, now);
+  if (now >= next && next < run->end) {
+    for (guint i = 0; i < run->n_streams; i++)
+      sim_stream_submit_frame (&run->streams[i], now);
     run->next_frame++;
-    next_capture = octo_trace_source_capture_time (run->source,
+    next = octo_trace_source_capture_time (run->streams[0].source,
         run->next_frame);
   }
-  if (next_capture >= run->end)
-    next_capture = OCTO_TIME_NONE;
-  if (run->gcc)
-    return MIN (next_capture, sim_gcc_run (run->gcc, now));
-  return run->config->scheme->oracle ? MIN (next_capture, run->next_oracle) :
-      next_capture;
+  if (next >= run->end)
+    next = OCTO_TIME_NONE;
+  for (guint i = 0; i < run->n_streams; i++)
+    next = MIN (next, sim_stream_run (&run->streams[i], now));
+  return run->scheme->oracle ? MIN (next, run->next_oracle) : next;
 }
 
 static void
-collect_drops (Run *run)
+flow_config (const Run *run, OctoSenderConfig *sender)
 {
-  OctoSenderStats st;
-  const OctoQdiscStats *q = octo_qdisc_get_stats (sim_world_down_queue
-      (run->world));
-  SimResult *r = run->result;
+  const SimScheme *scheme = run->scheme;
 
-  octo_sender_get_stats (sim_world_sender (run->world), &st);
-  for (guint i = 0; i < OCTO_DROP_N_REASONS; i++) {
-    r->sender_drops[i] = st.buffer->packets_dropped[i];
-    r->network_drops[i] = q->packets_dropped[i];
-    for (guint p = 0; p < OCTO_N_PRIORITIES; p++)
-      r->sender_message_drops[i][p] = st.buffer->messages_dropped[i][p];
+  octo_sender_config_init (sender);
+  sender->rules = scheme->sender_rules;
+  sender->seed = run->config->seed;
+  sender->cc = scheme->oracle || scheme->endpoint == SIM_ENDPOINT_GCC
+      || scheme->endpoint == SIM_ENDPOINT_SALSIFY ?
+      OCTO_SENDER_FIXED : OCTO_SENDER_BBR;
+  if (scheme->endpoint == SIM_ENDPOINT_SALSIFY)
+    sender->max_rate = SIM_SALSIFY_SEND_RATE;
+}
+
+static gboolean
+check_config (const SimRunConfig *config, GError **error)
+{
+  const SimScheme *scheme = config->scheme;
+
+  if (!sim_scheme_runs_case (scheme, config->case_id)) {
+    g_set_error (error, OCTO_VIDEO_TRACE_ERROR, 0, "scheme %s does not "
+        "model case %u", scheme->name, config->case_id);
+    return FALSE;
   }
+  if (scheme->oracle && config->scenario != SIM_SCENARIO_SINGLE) {
+    g_set_error (error, OCTO_VIDEO_TRACE_ERROR, 0, "scheme %s runs the "
+        "single-bottleneck scenario only", scheme->name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+fill_link_results (Run *run, SimResult *r, guint flow, gboolean drained)
+{
+  const SimLinkStats *ls = sim_world_link_stats (run->world);
+  const SimFlowStats *fs = sim_world_flow_stats (run->world, flow);
+
+  if (!drained) {
+    r->capacity_bytes = ls->capacity_bytes;
+    r->delivered_bytes = fs->delivered_bytes;
+    r->utilization = r->capacity_bytes ?
+        (gdouble) r->delivered_bytes / r->capacity_bytes : 0;
+    r->other_delivered_bytes = 0;
+    for (guint i = 0; i < run->n_flows; i++)
+      if (i != flow)
+        r->other_delivered_bytes +=
+            sim_world_flow_stats (run->world, i)->delivered_bytes;
+    return;
+  }
+  r->sent_link_bytes = fs->sent_bytes;
+  r->delivered_link_bytes = fs->delivered_bytes;
+  r->max_queued_bytes = ls->max_queued_bytes;
+  r->cross_sent_bytes = ls->cross_sent_bytes;
+  r->cross_delivered_bytes = ls->cross_delivered_bytes;
 }
 
 SimResult *
 sim_run (const SimRunConfig *config, GError **error)
 {
-  Run run = { .config = config, .kind = kind_of_case (config->case_id) };
-  OctoTemporalTrace *temporal = NULL;
-  OctoQualityTrace *quality = NULL;
-  OctoCloudTrace *cloud = NULL;
-  OctoTrace *down = NULL, *up = NULL;
-  OctoTraceSourceConfig sc;
+  Run run = { .config = config, .scheme = config->scheme,
+    .kind = kind_of_case (config->case_id) };
+  OctoTrace *down = NULL, *up = NULL, *legacy = NULL;
   SimWorldConfig wc;
   SimResult *r = NULL;
-  OctoDecodeModel model;
+  gboolean ok = TRUE;
 
-  down = octo_trace_load (config->down_trace, error);
-  if (!down)
+  if (!check_config (config, error))
+    return NULL;
+  if (config->scenario == SIM_SCENARIO_COMPETING)
+    down = sim_constant_trace (SIM_LEGACY_PACKETS_PER_MS);
+  else if (!(down = octo_trace_load (config->down_trace, error)))
     goto out;
-  if (config->up_trace && !(up = octo_trace_load (config->up_trace, error)))
+  if (config->up_trace && config->scenario != SIM_SCENARIO_COMPETING
+      && !(up = octo_trace_load (config->up_trace, error)))
     goto out;
-  octo_trace_source_config_init (&sc, run.kind);
-  switch (run.kind) {
-    case OCTO_SOURCE_TEMPORAL:
-      temporal = octo_temporal_trace_load (config->video_trace, error);
-      sc.temporal = temporal;
-      model = OCTO_DECODE_TEMPORAL;
-      break;
-    case OCTO_SOURCE_QUALITY:
-      quality = octo_quality_trace_load (config->video_trace, error);
-      sc.quality = quality;
-      model = OCTO_DECODE_LAYERED;
-      break;
-    default:
-      cloud = octo_cloud_trace_load (config->video_trace, error);
-      sc.cloud = cloud;
-      run.n_cells = cloud ? cloud->n_cells : 0;
-      model = OCTO_DECODE_INDEPENDENT;
-      break;
-  }
-  if (!temporal && !quality && !cloud)
+  run.down_trace = down;
+  run.one_way = config->rtt_ms * OCTO_MSECOND / 2;
+  run.n_streams = config->scenario == SIM_SCENARIO_TWO_STREAMS ? 2 : 1;
+  for (guint i = 0; i < run.n_streams && ok; i++)
+    ok = sim_stream_prepare (&run.streams[i], run.scheme, run.kind, i,
+        i == 1 && config->video_trace2 ? config->video_trace2 :
+        config->video_trace, down, run.one_way, error);
+  if (!ok)
     goto out;
-  if (config->scheme->gcc && run.kind != OCTO_SOURCE_QUALITY) {
-    g_set_error (error, OCTO_VIDEO_TRACE_ERROR, 0, "scheme %s runs case 2 "
-        "only", config->scheme->name);
-    goto out;
-  }
 
   sim_world_config_init (&wc);
-  wc.sender.rules = config->scheme->sender_rules;
-  wc.sender.cc = config->scheme->oracle || config->scheme->gcc ?
-      OCTO_SENDER_FIXED : OCTO_SENDER_BBR;
-  wc.sender.seed = config->seed;
+  flow_config (&run, &wc.sender);
+  wc.transport = run.scheme->transport;
   wc.down_trace = down;
   wc.up_trace = up;
-  wc.one_way_delay = config->rtt_ms * OCTO_MSECOND / 2;
-  wc.down_queue = config->scheme->down_queue;
+  wc.one_way_delay = run.one_way;
+  wc.down_queue = run.scheme->down_queue;
   wc.cross_bps = config->cross_bps;
-  sc.tag = config->scheme->tag;
-  sc.adapt = config->scheme->adapt;
-  sc.payload = wc.sender.mtu - OCTO_DATA_PREFIX_LEN;
-  sc.overhead = OCTO_DATA_PREFIX_LEN + OCTO_LINK_OVERHEAD;
-  if (!sc.adapt)
-    /* a non-adapting app keeps the best level the trace's mean affords */
-    sc.fixed_level = octo_trace_source_pick_level (&sc, octo_trace_mean_bps (down));
-  /* single-layer frames carry no SVC overhead (papers: 15-18 %): credited
-   * to the baseline */
-  sc.single_layer = config->scheme->gcc;
-  sc.single_layer_size = 0.85;
-  run.source = octo_trace_source_new (&sc, error);
-  if (!run.source)
-    goto out;
-
-  r = g_new0 (SimResult, 1);
-  run.result = r;
-  run.world = sim_world_new (&wc, on_message, &run, error);
-  if (!run.world) {
-    g_clear_pointer (&r, g_free);
-    goto out;
+  switch (config->scenario) {
+    case SIM_SCENARIO_COMPETING:
+      /* a legacy switch: Octopus degenerates to OctoBBR there */
+      wc.down_queue = "droptail";
+      wc.n_more_flows = 1;
+      wc.more_flows[0].transport = SIM_TRANSPORT_OCTO;
+      octo_sender_config_init (&wc.more_flows[0].sender);
+      wc.more_flows[0].sender.rules = FALSE;
+      wc.more_flows[0].sender.seed = config->seed + 1;
+      wc.more_flows[0].backlogged = TRUE;
+      break;
+    case SIM_SCENARIO_TWO_BOTTLENECKS:
+      wc.legacy_trace = legacy = sim_constant_trace
+          (SIM_LEGACY_PACKETS_PER_MS);
+      break;
+    case SIM_SCENARIO_TWO_STREAMS:
+      wc.n_more_flows = 1;
+      wc.more_flows[0].transport = wc.transport;
+      wc.more_flows[0].sender = wc.sender;
+      wc.more_flows[0].sender.seed = config->seed + 1;
+      break;
+    default:
+      break;
   }
-  run.down_trace = down;
-  if (config->scheme->gcc)
-    run.gcc = sim_gcc_new (run.world, wc.one_way_delay,
-        (OctoTime) config->rtt_ms * OCTO_MSECOND);
+  run.n_flows = 1 + wc.n_more_flows;
+  run.world = sim_world_new (&wc, NULL, NULL, error);
+  if (!run.world)
+    goto out;
+  for (guint i = 0; i < run.n_streams; i++)
+    sim_stream_start (&run.streams[i], run.world);
   run.end = (OctoTime) config->duration_s * OCTO_SECOND;
-  run.frames = g_array_new (FALSE, TRUE, sizeof (OctoFrameRecord));
-  run.levels = g_array_new (FALSE, TRUE, sizeof (guint));
-  run.keyframe = g_array_new (FALSE, TRUE, sizeof (gboolean));
-  run.temporal_layer = g_array_new (FALSE, TRUE, sizeof (guint8));
   sim_world_set_app (run.world, app, &run, 0);
   sim_world_run_until (run.world, run.end);
-  r->capacity_bytes = sim_world_link_stats (run.world)->capacity_bytes;
-  r->delivered_bytes = sim_world_link_stats (run.world)->delivered_bytes;
-  r->utilization = r->capacity_bytes ?
-      (gdouble) r->delivered_bytes / r->capacity_bytes : 0;
+  for (guint i = 0; i < run.n_streams; i++)
+    fill_link_results (&run, run.streams[i].result, i, FALSE);
   sim_world_run_until (run.world, run.end + SIM_DRAIN);
-  r->sent_link_bytes = sim_world_link_stats (run.world)->sent_bytes;
-  r->delivered_link_bytes = sim_world_link_stats (run.world)->delivered_bytes;
-  r->max_queued_bytes = sim_world_link_stats (run.world)->max_queued_bytes;
-  r->cross_sent_bytes = sim_world_link_stats (run.world)->cross_sent_bytes;
-  r->cross_delivered_bytes =
-      sim_world_link_stats (run.world)->cross_delivered_bytes;
-
-  r->n_frames = run.frames->len;
-  if (sc.single_layer) {
-    /* one layer per frame, each predicted from the one before (IPPP) */
-    OctoFrameRecord *frames = (OctoFrameRecord *) run.frames->data;
-    for (guint f = 0; f < r->n_frames; f++)
-      frames[f].ref = frames[f].gop_start || f == 0 ? -1 : (gint32) f - 1;
-    model = OCTO_DECODE_TEMPORAL;
-  } else if (model == OCTO_DECODE_TEMPORAL)
-    octo_metrics_temporal_refs ((OctoFrameRecord *) run.frames->data,
-        r->n_frames, (gboolean *) run.keyframe->data,
-        (guint8 *) run.temporal_layer->data);
-  r->outcomes = g_new0 (OctoFrameOutcome, MAX (r->n_frames, 1u));
-  octo_metrics_compute ((OctoFrameRecord *) run.frames->data, r->n_frames,
-      model, run.end, r->outcomes, &r->summary);
-  collect_drops (&run);
-  r->frames = (OctoFrameRecord *) g_array_free (run.frames, FALSE);
-  r->levels = (guint *) g_array_free (run.levels, FALSE);
-  r->temporal_layers = (guint8 *) g_array_free (run.temporal_layer, FALSE);
-  g_array_free (run.keyframe, TRUE);
-  sim_gcc_free (run.gcc);
-  sim_world_free (run.world);
+  for (guint i = 0; i < run.n_streams; i++) {
+    fill_link_results (&run, run.streams[i].result, i, TRUE);
+    sim_stream_finish (&run.streams[i], run.end);
+  }
+  r = run.streams[0].result;
+  run.streams[0].result = NULL;
+  if (run.n_streams == 2) {
+    r->second = run.streams[1].result;
+    run.streams[1].result = NULL;
+  }
 
 out:
-  octo_trace_source_free (run.source);
-  octo_temporal_trace_free (temporal);
-  octo_quality_trace_free (quality);
-  octo_cloud_trace_free (cloud);
+  for (guint i = 0; i < run.n_streams; i++)
+    sim_stream_clear (&run.streams[i]);
+  sim_world_free (run.world);
   octo_trace_free (down);
   octo_trace_free (up);
+  octo_trace_free (legacy);
   return r;
 }
 
@@ -342,9 +258,11 @@ sim_result_free (SimResult *r)
 {
   if (!r)
     return;
+  sim_result_free (r->second);
   g_free (r->frames);
   g_free (r->outcomes);
   g_free (r->levels);
   g_free (r->temporal_layers);
   g_free (r);
 }
+

@@ -12,6 +12,21 @@ G_BEGIN_DECLS
  * arrives (shows after the end count; the last AoI sample is at the end). */
 #define SIM_DRAIN (2 * OCTO_SECOND)
 
+/* The papers' §7 scenarios (paper 001 §7.3-7.4, appendix D of 000). */
+typedef enum {
+  SIM_SCENARIO_SINGLE,          /* one stream, one bottleneck: §6 */
+  /* a legacy 12 Mbit/s drop-tail link (the network trace is not used)
+   * shared with a backlogged BBR flow */
+  SIM_SCENARIO_COMPETING,
+  /* a legacy 12 Mbit/s drop-tail link, then the traced cellular link with
+   * the scheme's queue */
+  SIM_SCENARIO_TWO_BOTTLENECKS,
+  /* two streams of the scheme share the bottleneck queue */
+  SIM_SCENARIO_TWO_STREAMS,
+} SimScenario;
+
+#define SIM_LEGACY_PACKETS_PER_MS 1     /* 12 Mbit/s */
+
 typedef struct {
   guint case_id;                /* 1 framerate, 2 quality, 3 volumetric */
   const SimScheme *scheme;
@@ -22,9 +37,14 @@ typedef struct {
   guint duration_s;
   guint32 seed;
   guint64 cross_bps;            /* constant-rate cross traffic; 0 = none */
+  SimScenario scenario;
+  /* TWO_STREAMS: the second stream's video (NULL: the same) */
+  const gchar *video_trace2;
 } SimRunConfig;
 
-typedef struct {
+typedef struct _SimResult SimResult;
+
+struct _SimResult {
   guint n_frames;
   OctoFrameRecord *frames;
   OctoFrameOutcome *outcomes;
@@ -44,9 +64,14 @@ typedef struct {
   guint64 sender_message_drops[OCTO_DROP_N_REASONS][OCTO_N_PRIORITIES];
   guint64 messages_sent, messages_delivered;
   guint64 bytes_sent, bytes_delivered;  /* message payload bytes */
-} SimResult;
+  /* link bytes of every other flow (a competing transfer, another
+   * stream) that crossed the bottleneck before the drain */
+  guint64 other_delivered_bytes;
+  SimResult *second;            /* TWO_STREAMS: the other stream's result */
+};
 
-/* Runs it; NULL with @error set if an input cannot be read. */
+/* Runs it; NULL with @error set if an input cannot be read or the scheme
+ * does not model the case. */
 SimResult *sim_run (const SimRunConfig *config, GError **error);
 void sim_result_free (SimResult *result);
 

@@ -5,21 +5,56 @@
 
 #define MAX_MESSAGE (64 * 1024 * 1024)
 #define CROSS_PACKET 1500       /* link bytes */
-#define CROSS_SOURCE 2          /* the stream's packets come from source 1 */
+#define CROSS_SOURCE 0xffff     /* flow i's packets come from source i + 1 */
+#define TCP_HEADER 40           /* IPv4 + TCP: link bytes = segment + this */
+#define TCP_ACK_BYTES 64        /* with SACK blocks */
+/* a backlogged flow keeps this much waiting in its sender */
+#define BACKLOG_BYTES (64 * 1024)
+
+/* What a TCP packet carries through the simulated network. */
+typedef struct {
+  gboolean is_ack;
+  OctoTcpSegment seg;
+  OctoTcpAck ack;
+} TcpWire;
+
+/* A message written to a TCP stream, complete once the stream's in-order
+ * end passes @end. */
+typedef struct {
+  guint64 end;
+  gsize len;
+  OctoMsgInfo info;
+  OctoTime submitted;
+} TcpMessage;
+
+typedef struct {
+  SimFlowConfig config;
+  OctoSender *sender;
+  OctoReceiver *receiver;
+  OctoTcpSender *tcp;
+  OctoTcpReceiver *tcp_rx;
+  guint64 tcp_written;
+  GQueue tcp_messages;          /* TcpMessage, in stream order */
+  OctoMessageFunc message_func;
+  gpointer message_data;
+  SimPacketFunc sent_func, delivered_func;
+  gpointer sent_data, delivered_data;
+  SimFlowStats stats;
+  SimWorld *world;
+  guint index;
+} Flow;
 
 struct _SimWorld {
   SimWorldConfig config;
-  OctoSender *sender;
-  OctoReceiver *receiver;
-  OctoQdisc *down_queue, *up_queue;
-  OctoLink *down, *up;
+  Flow flows[SIM_MAX_FLOWS];
+  guint n_flows;
+  OctoQdisc *down_queue, *up_queue, *legacy_queue;
+  OctoLink *down, *up, *legacy;
   OctoTime now;
   SimAppFunc app;
   gpointer app_data;
   OctoTime app_next;
   OctoTime cross_next;
-  SimPacketFunc sent_func, delivered_func;
-  gpointer sent_data, delivered_data;
   SimLinkStats stats;
   guint8 *scratch;
   guint8 *zeros;
@@ -31,6 +66,7 @@ sim_world_config_init (SimWorldConfig *config)
   memset (config, 0, sizeof (*config));
   octo_sender_config_init (&config->sender);
   octo_receiver_config_init (&config->receiver);
+  config->transport = SIM_TRANSPORT_OCTO;
   config->one_way_delay = 30 * OCTO_MSECOND;
   config->down_queue = "droptail";
   config->link_buffer_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES;
@@ -71,11 +107,39 @@ count_opportunity (OctoTime time, guint32 bytes, gpointer user_data)
   world->stats.capacity_bytes += bytes;
 }
 
+static void
+flow_init (SimWorld *w, guint i, const SimFlowConfig *config)
+{
+  Flow *f = &w->flows[i];
+
+  f->config = *config;
+  f->world = w;
+  f->index = i;
+  g_queue_init (&f->tcp_messages);
+  if (config->transport == SIM_TRANSPORT_TCP) {
+    f->tcp = octo_tcp_sender_new ();
+    f->tcp_rx = octo_tcp_receiver_new ();
+  } else
+    f->sender = octo_sender_new (&config->sender, 0);
+}
+
+static void
+on_octo_message (OctoMessage *msg, gpointer user_data)
+{
+  Flow *f = user_data;
+
+  if (f->message_func)
+    f->message_func (msg, f->message_data);
+  else
+    g_free (msg->data);
+}
+
 SimWorld *
 sim_world_new (const SimWorldConfig *config, OctoMessageFunc on_message,
     gpointer message_data, GError **error)
 {
   SimWorld *w = g_new0 (SimWorld, 1);
+  SimFlowConfig first = { config->transport, config->sender, FALSE };
   OctoQdiscEnv env;
 
   w->config = *config;
@@ -88,17 +152,29 @@ sim_world_new (const SimWorldConfig *config, OctoMessageFunc on_message,
     return NULL;
   }
   w->up_queue = octo_qdisc_new ("droptail", &env, NULL);
-  w->sender = octo_sender_new (&config->sender, 0);
-  w->receiver = octo_receiver_new (&config->receiver, on_message,
-      message_data);
+  w->n_flows = 1 + MIN (config->n_more_flows, SIM_MAX_FLOWS - 1);
+  flow_init (w, 0, &first);
+  w->flows[0].message_func = on_message;
+  w->flows[0].message_data = message_data;
+  for (guint i = 1; i < w->n_flows; i++)
+    flow_init (w, i, &config->more_flows[i - 1]);
+  for (guint i = 0; i < w->n_flows; i++)
+    if (w->flows[i].sender)
+      w->flows[i].receiver = octo_receiver_new (&config->receiver,
+          on_octo_message, &w->flows[i]);
   w->down = octo_link_new (config->down_trace, config->one_way_delay, 0);
   octo_link_add_queue (w->down, w->down_queue);
   octo_link_set_opportunity_func (w->down, count_opportunity, w);
+  if (config->legacy_trace) {
+    w->legacy_queue = octo_qdisc_new ("droptail", &env, NULL);
+    w->legacy = octo_link_new (config->legacy_trace, 0, 0);
+    octo_link_add_queue (w->legacy, w->legacy_queue);
+  }
   w->up = octo_link_new (config->up_trace, config->one_way_delay, 0);
   octo_link_add_queue (w->up, w->up_queue);
   w->app_next = OCTO_TIME_NONE;
   w->cross_next = config->cross_bps ? 0 : OCTO_TIME_NONE;
-  w->scratch = g_malloc (OCTO_MTU_MAX);
+  w->scratch = g_malloc (MAX (OCTO_MTU_MAX, sizeof (TcpWire)));
   w->zeros = g_malloc0 (MAX_MESSAGE);
   return w;
 }
@@ -109,6 +185,8 @@ free_link (OctoLink *link, OctoQdisc *queue)
 {
   OctoPacket p;
 
+  if (!link)
+    return;
   while (octo_link_drain (link, &p))
     g_free (p.data);
   octo_link_free (link);
@@ -122,10 +200,17 @@ sim_world_free (SimWorld *w)
 {
   if (!w)
     return;
+  free_link (w->legacy, w->legacy_queue);
   free_link (w->down, w->down_queue);
   free_link (w->up, w->up_queue);
-  octo_sender_free (w->sender);
-  octo_receiver_free (w->receiver);
+  for (guint i = 0; i < w->n_flows; i++) {
+    Flow *f = &w->flows[i];
+    octo_sender_free (f->sender);
+    octo_receiver_free (f->receiver);
+    octo_tcp_sender_free (f->tcp);
+    octo_tcp_receiver_free (f->tcp_rx);
+    g_queue_clear_full (&f->tcp_messages, g_free);
+  }
   g_free (w->scratch);
   g_free (w->zeros);
   g_free (w);
@@ -141,27 +226,62 @@ sim_world_set_app (SimWorld *w, SimAppFunc func, gpointer user_data,
 }
 
 void
+sim_world_set_flow_sent_func (SimWorld *w, guint flow, SimPacketFunc func,
+    gpointer user_data)
+{
+  g_return_if_fail (flow < w->n_flows);
+  w->flows[flow].sent_func = func;
+  w->flows[flow].sent_data = user_data;
+}
+
+void
+sim_world_set_flow_delivered_func (SimWorld *w, guint flow,
+    SimPacketFunc func, gpointer user_data)
+{
+  g_return_if_fail (flow < w->n_flows);
+  w->flows[flow].delivered_func = func;
+  w->flows[flow].delivered_data = user_data;
+}
+
+void
 sim_world_set_sent_func (SimWorld *w, SimPacketFunc func, gpointer user_data)
 {
-  w->sent_func = func;
-  w->sent_data = user_data;
+  sim_world_set_flow_sent_func (w, 0, func, user_data);
 }
 
 void
 sim_world_set_delivered_func (SimWorld *w, SimPacketFunc func,
     gpointer user_data)
 {
-  w->delivered_func = func;
-  w->delivered_data = user_data;
+  sim_world_set_flow_delivered_func (w, 0, func, user_data);
 }
 
+void
+sim_world_set_flow_message_func (SimWorld *w, guint flow,
+    OctoMessageFunc func, gpointer user_data)
+{
+  g_return_if_fail (flow < w->n_flows);
+  w->flows[flow].message_func = func;
+  w->flows[flow].message_data = user_data;
+}
 
 OctoSender *
 sim_world_sender (SimWorld *w)
 {
-  return w->sender;
+  return w->flows[0].sender;
 }
 
+OctoSender *
+sim_world_flow_sender (SimWorld *w, guint flow)
+{
+  return flow < w->n_flows ? w->flows[flow].sender : NULL;
+}
+
+OctoTcpSender *
+sim_world_flow_tcp (SimWorld *w, guint flow)
+{
+  return flow < w->n_flows ? w->flows[flow].tcp : NULL;
+}
 
 OctoQdisc *
 sim_world_down_queue (SimWorld *w)
@@ -175,32 +295,189 @@ sim_world_link_stats (const SimWorld *w)
   return &w->stats;
 }
 
+const SimFlowStats *
+sim_world_flow_stats (const SimWorld *w, guint flow)
+{
+  g_return_val_if_fail (flow < w->n_flows, NULL);
+  return &w->flows[flow].stats;
+}
+
+gboolean
+sim_world_submit_flow (SimWorld *w, guint flow, const OctoHeader *params,
+    const OctoMsgInfo *info, gsize len)
+{
+  gboolean accepted = FALSE;
+  Flow *f;
+
+  if (len > MAX_MESSAGE || flow >= w->n_flows)
+    return FALSE;
+  f = &w->flows[flow];
+  if (f->tcp) {
+    TcpMessage *m = g_new (TcpMessage, 1);
+    f->tcp_written += len;
+    *m = (TcpMessage) { f->tcp_written, len, *info, w->now };
+    g_queue_push_tail (&f->tcp_messages, m);
+    octo_tcp_sender_write (f->tcp, len);
+    return TRUE;
+  }
+  octo_sender_submit (f->sender, params, info, w->zeros, len, w->now,
+      &accepted);
+  return accepted;
+}
+
 gboolean
 sim_world_submit (SimWorld *w, const OctoHeader *params,
     const OctoMsgInfo *info, gsize len)
 {
-  gboolean accepted = FALSE;
-
-  if (len > MAX_MESSAGE)
-    return FALSE;
-  octo_sender_submit (w->sender, params, info, w->zeros, len, w->now,
-      &accepted);
-  return accepted;
+  return sim_world_submit_flow (w, 0, params, info, len);
 }
 
 /* A datagram as the network sees it: link bytes, and the Octopus header if
  * it carries one, so an Octopus queue can apply the rules. */
 static void
-send_into (OctoQdisc *queue, const guint8 *data, gsize len, OctoTime now)
+send_into (OctoQdisc *queue, const guint8 *data, gsize len, guint64 source,
+    OctoTime now)
 {
   OctoPacket p = {
     .data = g_memdup2 (data, len),
     .size = len + OCTO_LINK_OVERHEAD,
-    .source = 1,
+    .source = source,
   };
 
   p.tagged = octo_header_parse (data, len, &p.header) == OCTO_PARSE_OK;
   octo_qdisc_enqueue (queue, &p, NULL, NULL, now);
+}
+
+static void
+send_tcp (OctoQdisc *queue, const TcpWire *wire, guint32 link_bytes,
+    guint64 source, OctoTime now)
+{
+  OctoPacket p = {
+    .data = g_memdup2 (wire, sizeof (*wire)),
+    .size = link_bytes,
+    .source = source,
+  };
+
+  octo_qdisc_enqueue (queue, &p, NULL, NULL, now);
+}
+
+/* The first hop every data packet enters. */
+static OctoQdisc *
+entry_queue (SimWorld *w)
+{
+  return w->legacy ? w->legacy_queue : w->down_queue;
+}
+
+static void
+tcp_data_arrived (SimWorld *w, Flow *f, const TcpWire *wire, OctoTime now)
+{
+  TcpWire ack = { .is_ack = TRUE };
+  guint64 in_order = octo_tcp_receiver_on_segment (f->tcp_rx, wire->seg.seq,
+      wire->seg.len, &ack.ack);
+  TcpMessage *m;
+
+  while ((m = g_queue_peek_head (&f->tcp_messages)) && m->end <= in_order) {
+    OctoMessage msg = {
+      .info = m->info, .len = m->len, .first_arrival = now,
+      .complete_time = now,
+    };
+    g_queue_pop_head (&f->tcp_messages);
+    if (f->message_func)
+      f->message_func (&msg, f->message_data);
+    g_free (m);
+  }
+  send_tcp (w->up_queue, &ack, TCP_ACK_BYTES, f->index + 1, now);
+}
+
+static void
+deliver_down (SimWorld *w, const OctoPacket *p, OctoTime now)
+{
+  Flow *f;
+
+  if (p->source == CROSS_SOURCE) {
+    w->stats.cross_delivered_bytes += p->size;
+    return;
+  }
+  f = &w->flows[p->source - 1];
+  f->stats.delivered_bytes += p->size;
+  if (f->index == 0)
+    w->stats.delivered_bytes += p->size;
+  if (f->tcp) {
+    if (f->delivered_func)
+      f->delivered_func (p->data, sizeof (TcpWire), now, f->delivered_data);
+    tcp_data_arrived (w, f, p->data, now);
+    return;
+  }
+  if (f->delivered_func)
+    f->delivered_func (p->data, p->size - OCTO_LINK_OVERHEAD, now,
+        f->delivered_data);
+  octo_receiver_on_packet (f->receiver, p->data,
+      p->size - OCTO_LINK_OVERHEAD, now);
+}
+
+static void
+count_sent (SimWorld *w, Flow *f, const guint8 *data, gsize len,
+    guint32 link_bytes, OctoTime now)
+{
+  f->stats.sent_bytes += link_bytes;
+  if (f->index == 0) {
+    w->stats.sent_packets++;
+    w->stats.sent_bytes += link_bytes;
+  }
+  if (f->sent_func)
+    f->sent_func (data, len, now, f->sent_data);
+}
+
+/* Lets flow @f transmit what it may at @now; returns when to poll again. */
+static OctoTime
+poll_flow (SimWorld *w, Flow *f, OctoTime now)
+{
+  OctoTime t = OCTO_TIME_NONE;
+  gsize len;
+
+  if (f->tcp) {
+    TcpWire wire = { .is_ack = FALSE };
+    OctoTcpStats st;
+    if (f->config.backlogged) {
+      octo_tcp_sender_get_stats (f->tcp, &st);
+      if (st.unsent_bytes < BACKLOG_BYTES)
+        octo_tcp_sender_write (f->tcp, BACKLOG_BYTES);
+    }
+    while (octo_tcp_sender_poll (f->tcp, now, &wire.seg, &t)) {
+      guint32 link_bytes = wire.seg.len + TCP_HEADER;
+      count_sent (w, f, (const guint8 *) &wire, sizeof (wire), link_bytes,
+          now);
+      send_tcp (entry_queue (w), &wire, link_bytes, f->index + 1, now);
+    }
+    return t;
+  }
+  if (f->config.backlogged) {
+    OctoHeader params = { 0 };
+    OctoMsgInfo info;
+    gboolean accepted;
+    octo_msg_info_init (&info);
+    while (octo_sender_queued_packets (f->sender) * f->config.sender.mtu
+        < BACKLOG_BYTES)
+      octo_sender_submit (f->sender, &params, &info, w->zeros,
+          BACKLOG_BYTES / 4, now, &accepted);
+  }
+  while ((len = octo_sender_poll (f->sender, now, w->scratch, &t)) > 0) {
+    count_sent (w, f, w->scratch, len, len + OCTO_LINK_OVERHEAD, now);
+    send_into (entry_queue (w), w->scratch, len, f->index + 1, now);
+  }
+  return t;
+}
+
+static void
+deliver_up (SimWorld *w, const OctoPacket *p, OctoTime now)
+{
+  Flow *f = &w->flows[p->source - 1];
+
+  if (f->tcp)
+    octo_tcp_sender_on_ack (f->tcp, &((const TcpWire *) p->data)->ack, now);
+  else
+    octo_sender_on_control (f->sender, p->data,
+        p->size - OCTO_LINK_OVERHEAD, now);
 }
 
 /* Runs everything due at w->now; returns when the next event is. */
@@ -214,19 +491,14 @@ step (SimWorld *w)
   while (w->app && w->app_next <= now)
     w->app_next = w->app (w, now, w->app_data);
 
+  if (w->legacy) {
+    octo_link_advance (w->legacy, now);
+    while (octo_link_pop_delivery (w->legacy, now, &d))
+      octo_qdisc_enqueue (w->down_queue, &d.packet, NULL, NULL, now);
+  }
   octo_link_advance (w->down, now);
   while (octo_link_pop_delivery (w->down, now, &d)) {
-    if (d.packet.source == CROSS_SOURCE) {
-      w->stats.cross_delivered_bytes += d.packet.size;
-      g_free (d.packet.data);
-      continue;
-    }
-    w->stats.delivered_bytes += d.packet.size;
-    if (w->delivered_func)
-      w->delivered_func (d.packet.data, d.packet.size - OCTO_LINK_OVERHEAD,
-          now, w->delivered_data);
-    octo_receiver_on_packet (w->receiver, d.packet.data,
-        d.packet.size - OCTO_LINK_OVERHEAD, now);
+    deliver_down (w, &d.packet, now);
     g_free (d.packet.data);
   }
   /* cross traffic joins the bottleneck queue at its constant rate, after
@@ -239,33 +511,36 @@ step (SimWorld *w)
     octo_qdisc_enqueue (w->down_queue, &p, NULL, NULL, now);
     w->cross_next += CROSS_PACKET * 8 * OCTO_SECOND / w->config.cross_bps;
   }
-  octo_receiver_on_timer (w->receiver, now);
-  while ((len = octo_receiver_poll_ack (w->receiver, now, w->scratch)) > 0)
-    send_into (w->up_queue, w->scratch, len, now);
-
+  /* The uplink uses its opportunities up to now before the ACKs of now
+   * queue: opportunities that passed while the world slept must not
+   * serve them. */
   octo_link_advance (w->up, now);
+  for (guint i = 0; i < w->n_flows; i++) {
+    OctoReceiver *rx = w->flows[i].receiver;
+    if (!rx)
+      continue;
+    octo_receiver_on_timer (rx, now);
+    while ((len = octo_receiver_poll_ack (rx, now, w->scratch)) > 0)
+      send_into (w->up_queue, w->scratch, len, i + 1, now);
+    next = MIN (next, octo_receiver_next_deadline (rx));
+  }
+
   while (octo_link_pop_delivery (w->up, now, &d)) {
-    octo_sender_on_control (w->sender, d.packet.data,
-        d.packet.size - OCTO_LINK_OVERHEAD, now);
+    deliver_up (w, &d.packet, now);
     g_free (d.packet.data);
   }
 
-  while ((len = octo_sender_poll (w->sender, now, w->scratch, &t)) > 0) {
-    w->stats.sent_packets++;
-    w->stats.sent_bytes += len + OCTO_LINK_OVERHEAD;
-    if (w->sent_func)
-      w->sent_func (w->scratch, len, now, w->sent_data);
-    send_into (w->down_queue, w->scratch, len, now);
-    w->stats.max_queued_bytes = MAX (w->stats.max_queued_bytes,
-        octo_qdisc_queued_bytes (w->down_queue));
-  }
-  next = MIN (next, t);
+  for (guint i = 0; i < w->n_flows; i++)
+    next = MIN (next, poll_flow (w, &w->flows[i], now));
+  w->stats.max_queued_bytes = MAX (w->stats.max_queued_bytes,
+      octo_qdisc_queued_bytes (w->down_queue));
 
+  if (w->legacy && octo_link_next_wakeup (w->legacy, &t))
+    next = MIN (next, t);
   if (octo_link_next_wakeup (w->down, &t))
     next = MIN (next, t);
   if (octo_link_next_wakeup (w->up, &t))
     next = MIN (next, t);
-  next = MIN (next, octo_receiver_next_deadline (w->receiver));
   next = MIN (next, w->cross_next);
   if (w->app)
     next = MIN (next, w->app_next);

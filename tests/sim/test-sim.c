@@ -4,6 +4,7 @@
 
 #include "link/octo-trace.h"
 #include "sim-run.h"
+#include "sim-world.h"
 
 static gchar *
 data_path (const gchar *kind, const gchar *name)
@@ -39,6 +40,157 @@ run_case (guint case_id, const gchar *scheme, const gchar *video,
     guint duration_s)
 {
   return run_case_cross (case_id, scheme, video, duration_s, 0);
+}
+
+static SimResult *
+run_scenario (guint case_id, const gchar *scheme, const gchar *video,
+    guint duration_s, SimScenario scenario)
+{
+  gchar *down = data_path ("network", case_id == 3 ? "5G-static-1.down" :
+      "Verizon-LTE-short.down");
+  gchar *vpath = data_path ("video", video);
+  SimRunConfig config = {
+    .case_id = case_id, .scheme = sim_scheme_find (scheme),
+    .down_trace = down, .video_trace = vpath, .rtt_ms = 60,
+    .duration_s = duration_s, .seed = 1, .scenario = scenario,
+  };
+  GError *error = NULL;
+  SimResult *r;
+
+  g_assert_nonnull (config.scheme);
+  r = sim_run (&config, &error);
+  g_assert_no_error (error);
+  g_free (down);
+  g_free (vpath);
+  return r;
+}
+
+static void
+assert_same_result (const SimResult *a, const SimResult *b)
+{
+  g_assert_cmpuint (a->n_frames, ==, b->n_frames);
+  g_assert_cmpmem (a->frames, sizeof (OctoFrameRecord) * a->n_frames,
+      b->frames, sizeof (OctoFrameRecord) * b->n_frames);
+  g_assert_cmpmem (a->outcomes, sizeof (OctoFrameOutcome) * a->n_frames,
+      b->outcomes, sizeof (OctoFrameOutcome) * b->n_frames);
+  g_assert_cmpmem (&a->summary, sizeof (a->summary), &b->summary,
+      sizeof (b->summary));
+}
+
+/* Every endpoint baseline, in every case it models, twice: the same
+ * frames, the same outcomes; and each shows frames at 3 fps or more
+ * (AWStream starts at its lowest configuration, key frames at 3.75 fps). */
+static void
+test_baselines_are_deterministic (void)
+{
+  static const struct { guint case_id; const gchar *scheme, *video; } runs[] = {
+    { 1, "salsify", "mot17-10-temp.trace" },
+    { 1, "awstream-bbr", "mot17-10-temp.trace" },
+    { 1, "awstream-cubic", "mot17-10-temp.trace" },
+    { 2, "gcc", "mot17-10-quality.trace" },
+    { 2, "salsify", "mot17-10-quality.trace" },
+    { 2, "awstream-bbr", "mot17-10-quality.trace" },
+    { 2, "awstream-cubic", "mot17-10-quality.trace" },
+    { 3, "vivo", "dance.trace" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++) {
+    SimResult *a = run_scenario (runs[i].case_id, runs[i].scheme,
+        runs[i].video, 10, SIM_SCENARIO_SINGLE);
+    SimResult *b = run_scenario (runs[i].case_id, runs[i].scheme,
+        runs[i].video, 10, SIM_SCENARIO_SINGLE);
+    g_test_message ("case %u %s: %u of %u shown", runs[i].case_id,
+        runs[i].scheme, a->summary.n_shown, a->n_frames);
+    assert_same_result (a, b);
+    g_assert_cmpuint (a->summary.n_shown, >=, a->n_frames / 10);
+    sim_result_free (a);
+    sim_result_free (b);
+  }
+}
+
+/* A baseline asked for a case it does not model is refused by name. */
+static void
+test_baseline_refuses_other_cases (void)
+{
+  gchar *down = data_path ("network", "Verizon-LTE-short.down");
+  gchar *vpath = data_path ("video", "mot17-10-temp.trace");
+  SimRunConfig config = {
+    .case_id = 1, .scheme = sim_scheme_find ("vivo"), .down_trace = down,
+    .video_trace = vpath, .rtt_ms = 60, .duration_s = 1, .seed = 1,
+  };
+  GError *error = NULL;
+
+  g_assert_null (sim_run (&config, &error));
+  g_assert_nonnull (strstr (error->message, "does not model case 1"));
+  g_error_free (error);
+  g_free (down);
+  g_free (vpath);
+}
+
+/* ViVo's transport is reliable and in order: the messages that arrived
+ * are exactly the first ones it sent (what is missing is still queued
+ * behind them at the end of the drain). */
+static void
+test_vivo_delivers_in_order_without_loss (void)
+{
+  SimResult *r = run_scenario (3, "vivo", "dance.trace", 20,
+      SIM_SCENARIO_SINGLE);
+  guint64 prefix = 0;
+  gboolean gap = FALSE;
+
+  for (guint f = 0; f < r->n_frames; f++)
+    for (guint k = 0; k < r->frames[f].n_layers; k++) {
+      gboolean arrived = r->frames[f].arrival[k] != OCTO_TIME_NONE;
+      g_assert_false (gap && arrived);
+      gap = gap || !arrived;
+      prefix += arrived;
+    }
+  g_assert_cmpuint (prefix, ==, r->messages_delivered);
+  g_assert_cmpuint (r->messages_delivered, >, r->messages_sent / 2);
+  sim_result_free (r);
+}
+
+/* Two Octopus streams of the quality case share one Octopus queue: each
+ * gets close to half of what the two carry (the engine's max-min fair share
+ * per stream, both wanting more than half). */
+static void
+test_two_octopus_streams_share_the_queue_fairly (void)
+{
+  SimResult *r = run_scenario (2, "octopus", "mot17-10-quality.trace", 30,
+      SIM_SCENARIO_TWO_STREAMS);
+  guint64 a, b;
+
+  g_assert_nonnull (r->second);
+  a = r->delivered_bytes;
+  b = r->second->delivered_bytes;
+  g_test_message ("stream 1 %" G_GUINT64_FORMAT " B, stream 2 %"
+      G_GUINT64_FORMAT " B", a, b);
+  g_assert_cmpuint (r->other_delivered_bytes, ==, b);
+  g_assert_cmpfloat (MIN (a, b), >=, 0.8 * MAX (a, b));
+  g_assert_cmpuint (r->second->summary.n_shown, >, 600);
+  sim_result_free (r);
+}
+
+/* At a 12 Mbit/s legacy FIFO shared with a backlogged BBR flow, Octopus
+ * runs as OctoBBR (the same run, byte for byte), and the link is busy. */
+static void
+test_competing_flow_at_legacy_fifo (void)
+{
+  SimResult *octopus = run_scenario (2, "octopus", "mot17-10-quality.trace",
+      20, SIM_SCENARIO_COMPETING);
+  SimResult *octobbr = run_scenario (2, "octobbr", "mot17-10-quality.trace",
+      20, SIM_SCENARIO_COMPETING);
+  gdouble total = (gdouble) (octopus->delivered_bytes +
+      octopus->other_delivered_bytes) / octopus->capacity_bytes;
+
+  assert_same_result (octopus, octobbr);
+  g_test_message ("stream %.2f, competitor %.2f of the link",
+      (gdouble) octopus->delivered_bytes / octopus->capacity_bytes,
+      (gdouble) octopus->other_delivered_bytes / octopus->capacity_bytes);
+  g_assert_cmpuint (octopus->other_delivered_bytes, >, 0);
+  g_assert_cmpfloat (total, >=, 0.9);
+  sim_result_free (octopus);
+  sim_result_free (octobbr);
 }
 
 static void
@@ -118,6 +270,42 @@ test_cross_traffic_shares_the_bottleneck (void)
   sim_result_free (shared);
 }
 
+/* A backlogged TCP CUBIC transfer fills a constant link and loses only
+ * what overflows the bottleneck buffer: every byte it sent beyond that
+ * arrives (reliability). */
+static void
+test_backlogged_tcp_fills_a_constant_link (void)
+{
+  SimWorldConfig c;
+  OctoTrace *trace = sim_constant_trace (2);    /* 24 Mbit/s */
+  const SimFlowStats *fs;
+  const SimLinkStats *ls;
+  OctoTcpStats ts;
+  SimWorld *w;
+
+  sim_world_config_init (&c);
+  c.down_trace = trace;
+  c.one_way_delay = 30 * OCTO_MSECOND;
+  c.n_more_flows = 1;
+  c.more_flows[0].transport = SIM_TRANSPORT_TCP;
+  c.more_flows[0].backlogged = TRUE;
+  w = sim_world_new (&c, NULL, NULL, NULL);
+  sim_world_run_until (w, 20 * OCTO_SECOND);
+  fs = sim_world_flow_stats (w, 1);
+  ls = sim_world_link_stats (w);
+  octo_tcp_sender_get_stats (sim_world_flow_tcp (w, 1), &ts);
+  g_test_message ("delivered %.1f%% of capacity, %" G_GUINT64_FORMAT
+      " loss events, %" G_GUINT64_FORMAT " timeouts, %" G_GUINT64_FORMAT
+      " of %" G_GUINT64_FORMAT " segments resent, cwnd %.1f, srtt %.1f ms",
+      100.0 * fs->delivered_bytes / ls->capacity_bytes, ts.loss_events,
+      ts.timeouts, ts.segments_retransmitted, ts.segments_sent, ts.cwnd,
+      ts.srtt / 1e6);
+  g_assert_cmpfloat (fs->delivered_bytes, >=, 0.9 * ls->capacity_bytes);
+  g_assert_cmpuint (ts.timeouts, ==, 0);
+  sim_world_free (w);
+  octo_trace_free (trace);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -128,5 +316,17 @@ main (int argc, char **argv)
       test_oracle_keeps_network_queue_empty_and_delivers_what_it_sends);
   g_test_add_func ("/sim/cross-traffic",
       test_cross_traffic_shares_the_bottleneck);
+  g_test_add_func ("/sim/baselines-deterministic",
+      test_baselines_are_deterministic);
+  g_test_add_func ("/sim/baseline-refuses-other-cases",
+      test_baseline_refuses_other_cases);
+  g_test_add_func ("/sim/vivo-reliable-in-order",
+      test_vivo_delivers_in_order_without_loss);
+  g_test_add_func ("/sim/two-streams-fair",
+      test_two_octopus_streams_share_the_queue_fairly);
+  g_test_add_func ("/sim/competing-legacy-fifo",
+      test_competing_flow_at_legacy_fifo);
+  g_test_add_func ("/sim/tcp-fills-link",
+      test_backlogged_tcp_fills_a_constant_link);
   return g_test_run ();
 }
