@@ -389,6 +389,16 @@ tcp_data_arrived (SimWorld *w, Flow *f, const TcpWire *wire, OctoTime now)
   send_tcp (w->up_queue, &ack, TCP_ACK_BYTES, f->index + 1, now);
 }
 
+static gboolean
+is_padding (const OctoPacket *p)
+{
+  OctoDataPacket pkt;
+
+  return octo_data_parse (p->data, p->size - OCTO_LINK_OVERHEAD, &pkt,
+      NULL) == OCTO_DATA_OK && pkt.frag_index == 0 &&
+      (pkt.info.flags & OCTO_MSG_FLAG_PADDING);
+}
+
 static void
 deliver_down (SimWorld *w, const OctoPacket *p, OctoTime now)
 {
@@ -411,6 +421,8 @@ deliver_down (SimWorld *w, const OctoPacket *p, OctoTime now)
   if (f->delivered_func)
     f->delivered_func (p->data, p->size - OCTO_LINK_OVERHEAD, now,
         f->delivered_data);
+  if (is_padding (p))
+    f->stats.padding_delivered_bytes += p->size;
   octo_receiver_on_packet (f->receiver, p->data,
       p->size - OCTO_LINK_OVERHEAD, now);
 }

@@ -73,6 +73,7 @@ typedef struct {
 
 typedef struct {
   guint64 sent_bytes, delivered_bytes;  /* link bytes of the flow's data */
+  guint64 padding_delivered_bytes;      /* ... of it bandwidth probes */
 } SimFlowStats;
 
 SimWorld *sim_world_new (const SimWorldConfig *config,
