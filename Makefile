@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 60
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build build-asan test demo bench experiments fuzz clean
+.PHONY: all deps build build-asan test demo demo-trace bench experiments scenarios fuzz clean
 
 all: build
 
@@ -33,9 +33,14 @@ build-asan: deps $(ASAN_BUILD)/build.ninja
 test: build build-asan
 	$(SAN_ENV) scripts/run-tests.sh $(BUILD) $(ASAN_BUILD)
 
-# Case study 2 through octopus-shim twice (Octopus queue vs drop-tail) and
-# a side-by-side table.
+# Live case study 2: the shipped clip encoded by svcenc (VP9, 3 spatial
+# layers) through octopus-shim twice (Octopus queue vs drop-tail), scored
+# with real SSIM; a side-by-side table.
 demo: build
+	BUILD=$(BUILD) demo-pipelines/case2-live.sh
+
+# The same comparison replaying the quality trace instead of encoding.
+demo-trace: build
 	BUILD=$(BUILD) demo-pipelines/case2-demo.sh
 
 bench: build
@@ -45,6 +50,16 @@ bench: build
 # e.g. make experiments ARGS="--cases 2 --schemes octopus,octobbr --rtts 20,60"
 experiments: build
 	bench/experiments.py --sim $(BUILD)/bench/sim/octo-sim $(ARGS)
+
+# The papers' section 7 scenarios (case 2, Verizon, 120 ms RTT): a
+# backlogged BBR flow at a 12 Mbit/s legacy FIFO, that FIFO in series with
+# the cellular queue, two streams sharing the queue.
+scenarios: build
+	bench/experiments.py --sim $(BUILD)/bench/sim/octo-sim --cases 2 \
+	  --traces Verizon-LTE-short --rtts 120 \
+	  --scenarios competing,two-bottlenecks,two-streams \
+	  --schemes octopus,octobbr,gcc,salsify,awstream-bbr,awstream-cubic \
+	  --out results/scenarios
 
 # libFuzzer targets (clang), each run FUZZ_SECONDS on a copy of its seed
 # corpus: tests/fuzz/corpus/NAME or tests/fuzz/PART/corpus/NAME for
