@@ -128,6 +128,11 @@ sent_row (const gdouble *v, gpointer data, GError **error)
         "frame id or index out of range");
     return FALSE;
   }
+  if (v[2] < 0) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "capture time %.0f ns is negative", v[2]);
+    return FALSE;
+  }
   f = frame_at (logs, (guint64) v[0]);
   f->capture = (OctoTime) v[2];
   f->n_layers = MAX (f->n_layers, index + 1);
@@ -155,6 +160,12 @@ received_row (const gdouble *v, gpointer data, GError **error)
     return FALSE;
   }
   f = &g_array_index (logs->frames, OctoFrameRecord, (guint64) v[0]);
+  if (v[2] < 0 || (OctoTime) v[2] < f->capture) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "frame %.0f arrived at %.0f ns, before its capture at %" G_GUINT64_FORMAT
+        " ns: both logs must use the same clock", v[0], v[2], f->capture);
+    return FALSE;
+  }
   if (index < f->n_layers)
     f->arrival[index] = MIN (f->arrival[index], (OctoTime) v[2]);
   return TRUE;

@@ -24,3 +24,15 @@ run() {
 run 1 Verizon-LTE-short mot17-10-temp
 run 2 TMobile-LTE-short mot17-11-quality
 run 3 5G-static-1 dance
+
+# Logs from two clocks (a message arriving before its capture) are refused
+# with the file, the line and the reason.
+printf 'frame,index,capture_ns,keyframe,temporal_layer,level,quality\n0,0,1000000000,1,0,0,0.9\n' > "$tmp/sent.csv"
+printf 'frame,index,arrival_ns\n0,0,500\n' > "$tmp/received.csv"
+if "$metrics" --case 1 --sent "$tmp/sent.csv" --received "$tmp/received.csv" \
+    --out "$tmp/clock" 2> "$tmp/err"; then
+  echo "octo-metrics accepted an arrival before its capture"; exit 1
+fi
+grep -q "received.csv:2: frame 0 arrived at 500 ns, before its capture" "$tmp/err" \
+  || { cat "$tmp/err"; exit 1; }
+echo "two clocks: refused"
