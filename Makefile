@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 60
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build build-asan test demo demo-trace bench experiments scenarios fuzz clean
+.PHONY: all deps build build-asan rtpgccbwe test demo demo-trace webrtc-demo bench experiments scenarios fuzz clean
 
 all: build
 
@@ -23,8 +23,13 @@ $(BUILD)/build.ninja:
 $(ASAN_BUILD)/build.ninja:
 	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false
 
-build: deps $(BUILD)/build.ninja
+build: deps $(BUILD)/build.ninja rtpgccbwe
 	ninja -C $(BUILD)
+
+# rtpgccbwe (gst-plugins-rs: real Google Congestion Control) for the WebRTC
+# demos and tests: cargo with the crate's own Cargo.lock; skipped once built.
+rtpgccbwe:
+	scripts/build-rtpgccbwe.sh $(BUILD)/rtpgccbwe
 
 build-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
@@ -38,6 +43,11 @@ test: build build-asan
 # with real SSIM; a side-by-side table.
 demo: build
 	BUILD=$(BUILD) demo-pipelines/case2-live.sh
+
+# Octopus vs. real GCC (rtpgccbwe) over webrtcbin through octopus-shim
+# --shell (root).
+webrtc-demo: build
+	BUILD=$(BUILD) demo-pipelines/webrtc-compare.sh
 
 # The same comparison replaying the quality trace instead of encoding.
 demo-trace: build

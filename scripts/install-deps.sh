@@ -12,7 +12,7 @@ packages=(
   gstreamer1.0-plugins-bad gstreamer1.0-libav
   libnice-dev gstreamer1.0-nice
   libvpx-dev libdraco-dev
-  tshark
+  tshark chromium
   python3-numpy python3-matplotlib python3-gi gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0
 )

@@ -1,0 +1,663 @@
+#!/usr/bin/python3
+"""One WebRTC call through octopus-shim: a webrtcbin sender on this host, a
+webrtcbin receiver inside `octopus-shim --shell` (its own network namespace
+behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
+
+  --scheme octopus      VP8 with 3 temporal layers (GoP 8) at a fixed rate
+                        (--bitrate), tagged by `octopustag policy=framerate`
+                        and carried in RTP by the rtphdrextoctopus extension;
+                        the shim's Octopus queue drops whole frames by the
+                        rules (TL2/TL1 first).  No congestion control: the
+                        BBR-paced Octopus RTP sender does not exist yet.
+  --scheme gcc          single-layer VP8 with real Google Congestion Control:
+                        rtpgccbwe (gst-plugins-rs, built by
+                        scripts/build-rtpgccbwe.sh) as webrtcbin's aux
+                        sender, vp8enc's target-bitrate following its
+                        estimated-bitrate, transport-cc feedback; a drop-tail
+                        queue in the shim.
+  --scheme octopus-gcc  the octopus stream and queue, the encoder's rate
+                        --overshoot times rtpgccbwe's estimate.
+
+Signalling is local: the sender listens on a TCP port of the host and the
+receiver (the same script, --role receiver, started by the shim) connects to
+it at $OCTOPUS_SHELL_OUTSIDE.  The video starts once DTLS is up.
+
+Receiver jitterbuffer: latency 50 ms and drop-on-latency, no NACK/RTX, so it
+never waits long for a frame the network dropped.  The depayloader asks for
+key frames (PLI) and waits for one after a loss only for single-layer VP8.
+
+Logs (same clock, CLOCK_MONOTONIC): the sender writes sent.csv
+(frame,index,capture_ns,keyframe,temporal_layer,level,quality), the receiver
+received.csv (frame,index,arrival_ns: when the depayloader had the whole
+frame); bench/sim/octo-metrics --case 1 turns them into frames.csv and
+summary.json.  quality is the real SSIM of each decoded frame against its
+source frame (luma averaged over 2x2 blocks, 8x8 windows); frames the
+receiver never decoded get 0 (they cannot be shown).
+
+    webrtc-call.py --scheme octopus|gcc|octopus-gcc --out DIR [--seconds 30]
+        [--trace data/traces/network/Verizon-LTE-short.down] [--delay-ms 30]
+
+Needs root (the shim's network namespace), GST_PLUGIN_PATH with the
+octopus plugin (and, for the gcc schemes, rtpgccbwe's library), and the shim and
+octo-metrics binaries (--build, default build)."""
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import warnings
+
+import gi
+import numpy as np
+
+gi.require_version("Gst", "1.0")
+gi.require_version("GstWebRTC", "1.0")
+gi.require_version("GstSdp", "1.0")
+gi.require_version("GstRtp", "1.0")
+from gi.repository import GLib, GObject, Gst, GstRtp, GstSdp, GstWebRTC  # noqa: E402
+
+OCTOPUS_URI = "http://gst-octopus.invalid/rtp-hdrext/octopus-v1"
+TWCC_URI = ("http://www.ietf.org/id/draft-holmer-rmcat-"
+            "transport-wide-cc-extensions-01")
+OCTOPUS_EXT_ID = 3
+TWCC_EXT_ID = 1
+FPS = 25                        # the clip's own rate
+WIDTH, HEIGHT = 640, 360
+FRAME_BYTES = WIDTH * HEIGHT * 3 // 2   # I420
+JITTERBUFFER_LATENCY_MS = 50
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# vp8enc temporal layers as in case1-vp8-send.py (DESIGN.md case 1).
+LAYER_FLAGS = ("<no-ref-golden+no-upd-golden+no-upd-alt,"
+               "no-ref-golden+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
+               "no-ref-golden+no-upd-last+no-upd-alt,"
+               "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
+               "no-ref-golden+no-upd-golden+no-upd-alt,"
+               "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
+               "no-upd-last+no-upd-alt,"
+               "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy>")
+SYNC_FLAGS = "<false,true,true,false,false,false,false,false>"
+
+
+# vp8enc's layer properties are GValueArrays, which PyGObject deprecates.
+warnings.filterwarnings("ignore", "GObject.ValueArray", DeprecationWarning)
+
+
+def int_array(values):
+    array = GObject.ValueArray.new(len(values))
+    for v in values:
+        array.append(GObject.Value(GObject.TYPE_INT, v))
+    return array
+
+
+def set_layer_bitrates(enc, bitrate):
+    """TL0 40 %, TL0+TL1 60 % of the rate (case1-vp8-send.py's split)."""
+    enc.set_property("temporal-scalability-target-bitrate",
+                     int_array([bitrate * 4 // 10, bitrate * 6 // 10, bitrate]))
+    enc.set_property("target-bitrate", bitrate)
+
+
+def configure_temporal_layers(enc, bitrate):
+    enc.set_property("temporal-scalability-number-layers", 3)
+    enc.set_property("temporal-scalability-periodicity", 4)
+    enc.set_property("temporal-scalability-layer-id", int_array([0, 2, 1, 2]))
+    enc.set_property("temporal-scalability-rate-decimator", int_array([4, 2, 1]))
+    set_layer_bitrates(enc, bitrate)
+    Gst.util_set_object_arg(enc, "temporal-scalability-layer-flags", LAYER_FLAGS)
+    Gst.util_set_object_arg(enc, "temporal-scalability-layer-sync-flags", SYNC_FLAGS)
+    enc.set_property("error-resilient", 1)
+    enc.set_property("keyframe-max-dist", 8)
+
+
+def tags_layers(scheme):
+    return scheme in ("octopus", "octopus-gcc")
+
+
+def uses_gcc(scheme):
+    return scheme in ("gcc", "octopus-gcc")
+
+
+def rtp_caps(scheme):
+    ext = []
+    if tags_layers(scheme):
+        ext.append(f"extmap-{OCTOPUS_EXT_ID}=(string){OCTOPUS_URI}")
+    if uses_gcc(scheme):
+        ext.append(f"extmap-{TWCC_EXT_ID}=(string){TWCC_URI},"
+                   "rtcp-fb-transport-cc=(boolean)true")
+    ext = ",".join(ext)
+    return Gst.Caps.from_string("application/x-rtp,media=video,encoding-name=VP8,"
+                                f"payload=96,clock-rate=90000,{ext}")
+
+
+def frame_of_time(ns):
+    """Frame number of a running time; the payloader's RTP timestamp
+    (timestamp-offset=0) is the same running time at 90 kHz."""
+    return (ns * FPS + Gst.SECOND // 2) // Gst.SECOND
+
+
+def frame_of_rtptime(ts):
+    return (ts * FPS + 45000) // 90000
+
+
+def half_luma(i420):
+    """The luma plane of a WIDTHxHEIGHT I420 frame (default strides),
+    averaged over 2x2 blocks: what SSIM is computed on."""
+    y = np.frombuffer(i420, dtype=np.uint8, count=WIDTH * HEIGHT)
+    y = y.reshape(HEIGHT // 2, 2, WIDTH // 2, 2).astype(np.uint16)
+    return ((y.sum(axis=(1, 3)) + 2) // 4).astype(np.uint8)
+
+
+def load_clip(path):
+    """Every frame of @path as WIDTHxHEIGHT I420 bytes."""
+    pipeline = Gst.parse_launch(
+        f'filesrc location="{path}" ! decodebin ! videoconvert ! videoscale '
+        f"! video/x-raw,format=I420,width={WIDTH},height={HEIGHT},"
+        "pixel-aspect-ratio=1/1 ! appsink name=out sync=false")
+    sink = pipeline.get_by_name("out")
+    pipeline.set_state(Gst.State.PLAYING)
+    frames = []
+    while True:
+        sample = sink.emit("pull-sample")
+        if sample is None:
+            break
+        buf = sample.get_buffer()
+        if buf.get_size() == FRAME_BYTES:
+            frames.append(buf.extract_dup(0, FRAME_BYTES))
+    pipeline.set_state(Gst.State.NULL)
+    if not frames:
+        sys.exit(f"webrtc-call: no {WIDTH}x{HEIGHT} frames decoded from {path}")
+    return frames
+
+
+def ssim(a, b, win=8):
+    """Mean SSIM (Wang et al. 2004 constants) over win x win windows."""
+    a = a.astype(np.float64)
+    b = b.astype(np.float64)
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+
+    def box(x):
+        s = np.cumsum(np.cumsum(np.pad(x, ((1, 0), (1, 0))), 0), 1)
+        return (s[win:, win:] - s[:-win, win:] - s[win:, :-win]
+                + s[:-win, :-win]) / (win * win)
+    ma, mb = box(a), box(b)
+    va = box(a * a) - ma * ma
+    vb = box(b * b) - mb * mb
+    cov = box(a * b) - ma * mb
+    s = ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1)
+                                                 * (va + vb + c2))
+    return float(s.mean())
+
+
+class Signalling:
+    """JSON lines over one TCP connection; messages go to @on_message on
+    the GLib main context."""
+
+    def __init__(self, sock, on_message):
+        self.sock = sock
+        self.lock = threading.Lock()
+        self.on_message = on_message
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def send(self, **msg):
+        with self.lock:
+            self.sock.sendall((json.dumps(msg) + "\n").encode())
+
+    def _read(self):
+        for line in self.sock.makefile("r"):
+            GLib.idle_add(self.on_message, json.loads(line))
+        GLib.idle_add(self.on_message, {"closed": True})
+
+
+def connect_ice(webrtc, signalling, ice_agents):
+    # Keep a Python reference to the ice-agent: it must outlive the call.
+    ice_agents.append(webrtc.get_property("ice-agent"))
+    webrtc.connect("on-ice-candidate",
+                   lambda _w, mline, cand: signalling.send(ice=[mline, cand]))
+
+
+def wait_promise(promise, field):
+    promise.wait()
+    reply = promise.get_reply()
+    if reply is None or not reply.has_field(field):
+        sys.exit(f"webrtc-call: no {field}: {reply.to_string() if reply else None}")
+    # The reply belongs to the promise: keep a description of our own.
+    return description(reply.get_value(field).sdp.as_text(),
+                       GstWebRTC.WebRTCSDPType.OFFER if field == "offer"
+                       else GstWebRTC.WebRTCSDPType.ANSWER)
+
+
+def description(text, sdp_type):
+    _, sdp = GstSdp.SDPMessage.new_from_text(text)
+    return GstWebRTC.WebRTCSessionDescription.new(sdp_type, sdp)
+
+
+class Sender:
+    def __init__(self, args, loop):
+        self.args = args
+        self.loop = loop
+        self.ice_agents = []
+        self.sent = {}          # frame -> [capture_ns, keyframe, layer]
+        self.clip = load_clip(args.clip)
+        self.source = {}        # frame -> clip frame index
+        self.estimates = []
+        self.done = False
+        self.started = False
+        self.failed = None
+        octopus = tags_layers(args.scheme)
+        # The clip, looped, in real time: appsrc blocks, identity releases
+        # each frame at its running time (its capture time).
+        desc = ("appsrc name=src is-live=true format=time block=true "
+                f"max-buffers=2 caps=video/x-raw,format=I420,width={WIDTH},"
+                f"height={HEIGHT},framerate={FPS}/1,pixel-aspect-ratio=1/1 "
+                "! identity sync=true ! queue max-size-buffers=2 "
+                "! vp8enc name=enc deadline=1 cpu-used=8 threads=2 "
+                f"target-bitrate={args.bitrate} "
+                + ("! octopustag policy=framerate " if octopus else "")
+                + "! rtpvp8pay name=pay timestamp-offset=0 mtu=1200 "
+                  "picture-id-mode=15-bit ! capsfilter name=rtpcaps "
+                  "! webrtcbin name=send bundle-policy=max-bundle")
+        self.pipeline = Gst.parse_launch(desc)
+        self.enc = self.pipeline.get_by_name("enc")
+        if octopus:
+            configure_temporal_layers(self.enc, args.bitrate)
+        else:
+            self.enc.set_property("keyframe-max-dist", 3000)
+        self.pipeline.get_by_name("rtpcaps").set_property("caps", rtp_caps(args.scheme))
+        self.webrtc = self.pipeline.get_by_name("send")
+        if uses_gcc(args.scheme):
+            if Gst.ElementFactory.find("rtpgccbwe") is None:
+                sys.exit("webrtc-call: no rtpgccbwe: run scripts/build-rtpgccbwe.sh "
+                         "and add its lib directory to GST_PLUGIN_PATH")
+            self.webrtc.connect("request-aux-sender", self.on_request_aux_sender)
+        pad = self.enc.get_static_pad("sink")
+        pad.add_probe(Gst.PadProbeType.BUFFER, self.on_raw_frame)
+        pad = self.enc.get_static_pad("src")
+        pad.add_probe(Gst.PadProbeType.BUFFER, self.on_encoded_frame)
+        pad = self.pipeline.get_by_name("pay").get_static_pad("src")
+        pad.add_probe(Gst.PadProbeType.BUFFER | Gst.PadProbeType.BUFFER_LIST,
+                      self.on_rtp)
+        bus = self.pipeline.get_bus()
+        bus.add_signal_watch()
+        bus.connect("message", self.on_bus)
+
+    def on_request_aux_sender(self, _webrtc, _transport):
+        gcc = Gst.ElementFactory.make("rtpgccbwe")
+        gcc.set_property("min-bitrate", 200000)
+        gcc.set_property("max-bitrate", self.args.max_bitrate)
+        gcc.set_property("estimated-bitrate", self.args.bitrate)
+        gcc.connect("notify::estimated-bitrate", self.on_estimate)
+        return gcc
+
+    def on_estimate(self, gcc, _pspec):
+        rate = gcc.get_property("estimated-bitrate")
+        if tags_layers(self.args.scheme):
+            # Octopus: overshoot the estimate, the queues drop TL2/TL1.
+            set_layer_bitrates(self.enc, int(rate * self.args.overshoot))
+        else:
+            self.enc.set_property("target-bitrate", rate)
+        self.estimates.append((time.monotonic_ns(), rate))
+
+    def start(self, signalling):
+        self.signalling = signalling
+        trans = self.webrtc.emit("get-transceiver", 0)
+        trans.set_property("codec-preferences", rtp_caps(self.args.scheme))
+        connect_ice(self.webrtc, signalling, self.ice_agents)
+        self.webrtc.connect("notify::connection-state", self.on_connection_state)
+        self.pipeline.set_state(Gst.State.PLAYING)
+        promise = Gst.Promise.new()
+        self.webrtc.emit("create-offer", None, promise)
+        offer = wait_promise(promise, "offer")
+        self.set_description("set-local-description", offer)
+        signalling.send(sdp=offer.sdp.as_text())
+
+    def set_description(self, signal, desc):
+        promise = Gst.Promise.new()
+        self.webrtc.emit(signal, desc, promise)
+        promise.wait()
+
+    def on_message(self, msg):
+        if "sdp" in msg:
+            self.set_description("set-remote-description", description(
+                msg["sdp"], GstWebRTC.WebRTCSDPType.ANSWER))
+        elif "ice" in msg:
+            self.webrtc.emit("add-ice-candidate", *msg["ice"])
+        elif "done" in msg:
+            # The receiver exits (and the shim with it) once it sees this:
+            # nothing of ours may still be crossing the link then.
+            self.signalling.sock.shutdown(socket.SHUT_WR)
+            self.loop.quit()
+        elif "closed" in msg:
+            self.give_up("the receiver closed the signalling connection")
+        return False
+
+    def on_connection_state(self, webrtc, _pspec):
+        state = webrtc.get_property("connection-state")
+        if state == GstWebRTC.WebRTCPeerConnectionState.CONNECTED:
+            if not self.started:
+                self.started = True
+                print("webrtc-call: connected, video starts", file=sys.stderr)
+                threading.Thread(target=self.push_frames, daemon=True).start()
+        elif state == GstWebRTC.WebRTCPeerConnectionState.FAILED:
+            GLib.idle_add(self.give_up, "the peer connection failed")
+
+    def on_raw_frame(self, _pad, info):
+        buf = info.get_buffer()
+        frame = frame_of_time(buf.pts)
+        # The pipeline clock is CLOCK_MONOTONIC, the receiver's clock.
+        self.sent.setdefault(frame, [self.pipeline.get_base_time() + buf.pts, 0, 0])
+        return Gst.PadProbeReturn.OK
+
+    def on_encoded_frame(self, _pad, info):
+        buf = info.get_buffer()
+        entry = self.sent.get(frame_of_time(buf.pts))
+        if entry is not None:
+            entry[1] = int(not buf.has_flags(Gst.BufferFlags.DELTA_UNIT))
+        return Gst.PadProbeReturn.OK
+
+    def on_rtp(self, _pad, info):
+        """The temporal layer as rtpvp8pay wrote it (TID of the VP8 payload
+        descriptor, RFC 7741), from the encoder's own layer id."""
+        if info.type & Gst.PadProbeType.BUFFER_LIST:
+            blist = info.get_buffer_list()
+            for i in range(blist.length()):
+                self.read_layer(blist.get(i))
+        else:
+            self.read_layer(info.get_buffer())
+        return Gst.PadProbeReturn.OK
+
+    def read_layer(self, buf):
+        ok, rtp = GstRtp.RTPBuffer.map(buf, Gst.MapFlags.READ)
+        if not ok:
+            return
+        entry = self.sent.get(frame_of_rtptime(rtp.get_timestamp()))
+        d = rtp.get_payload().get_data()
+        rtp.unmap()
+        if entry is not None and len(d) > 1 and d[0] & 0x80:
+            i = 2 + ((1 + (d[2] >> 7)) if d[1] & 0x80 else 0) + (1 if d[1] & 0x40 else 0)
+            if d[1] & 0x20 and i < len(d):
+                entry[2] = d[i] >> 6
+
+    def push_frames(self):
+        src = self.pipeline.get_by_name("src")
+        start = (self.pipeline.get_clock().get_time()
+                 - self.pipeline.get_base_time() + 100 * Gst.MSECOND)
+        for n in range(self.args.seconds * FPS):
+            pts = start + n * Gst.SECOND // FPS
+            buf = Gst.Buffer.new_wrapped(self.clip[n % len(self.clip)])
+            buf.pts = pts
+            buf.duration = Gst.SECOND // FPS
+            self.source[frame_of_time(pts)] = n % len(self.clip)
+            if src.emit("push-buffer", buf) != Gst.FlowReturn.OK:
+                break
+        # Let the last frames cross the link before the receiver stops.
+        GLib.timeout_add(2000, self.finish)
+
+    def give_up(self, reason="the call did not finish in time"):
+        self.failed = reason
+        self.loop.quit()
+        return False
+
+    def finish(self):
+        if not self.done:
+            self.done = True
+            self.signalling.send(bye=True)
+        return False
+
+    def on_bus(self, _bus, msg):
+        if msg.type == Gst.MessageType.ERROR:
+            err, dbg = msg.parse_error()
+            self.give_up(f"sender error: {err.message} ({dbg})")
+
+
+class Receiver:
+    def __init__(self, args, loop):
+        self.args = args
+        self.loop = loop
+        self.ice_agents = []
+        self.rtptime_of_pts = {}
+        self.arrivals = {}      # frame -> arrival_ns
+        self.decoded = {}       # frame -> luma
+        self.pipeline = Gst.Pipeline.new("receiver")
+        self.webrtc = Gst.ElementFactory.make("webrtcbin", "recv")
+        self.webrtc.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
+        self.webrtc.set_property("latency", JITTERBUFFER_LATENCY_MS)
+        self.pipeline.add(self.webrtc)
+        self.pipeline.connect("deep-element-added", self.on_element_added)
+        self.webrtc.connect("pad-added", self.on_pad_added)
+        self.webrtc.emit("add-transceiver",
+                         GstWebRTC.WebRTCRTPTransceiverDirection.RECVONLY,
+                         rtp_caps(args.scheme))
+
+    def on_element_added(self, _bin, _sub, element):
+        factory = element.get_factory()
+        if factory is not None and factory.get_name() == "rtpjitterbuffer":
+            element.set_property("drop-on-latency", True)
+            element.set_property("do-retransmission", False)
+
+    def start(self, signalling):
+        self.signalling = signalling
+        connect_ice(self.webrtc, signalling, self.ice_agents)
+        self.pipeline.set_state(Gst.State.PLAYING)
+
+    def on_message(self, msg):
+        if "sdp" in msg:
+            offer = description(msg["sdp"], GstWebRTC.WebRTCSDPType.OFFER)
+            promise = Gst.Promise.new()
+            self.webrtc.emit("set-remote-description", offer, promise)
+            promise.wait()
+            promise = Gst.Promise.new()
+            self.webrtc.emit("create-answer", None, promise)
+            answer = wait_promise(promise, "answer")
+            promise = Gst.Promise.new()
+            self.webrtc.emit("set-local-description", answer, promise)
+            promise.wait()
+            self.signalling.send(sdp=answer.sdp.as_text())
+        elif "ice" in msg:
+            self.webrtc.emit("add-ice-candidate", *msg["ice"])
+        elif "bye" in msg:
+            self.write_logs()
+            self.signalling.send(done=True)
+        elif "closed" in msg:
+            self.loop.quit()
+        return False
+
+    def on_pad_added(self, _webrtc, pad):
+        if pad.get_direction() != Gst.PadDirection.SRC:
+            return
+        # A single-layer stream cannot decode past a lost frame: wait for a
+        # key frame and ask for one (PLI), as WebRTC does.  With temporal
+        # layers a gap is usually a TL2/TL1 frame the queue dropped on
+        # purpose: TL0 still decodes, and a PLI would only add key frames
+        # to a congested link.
+        recover = "false" if tags_layers(self.args.scheme) else "true"
+        bin_ = Gst.parse_bin_from_description(
+            f"rtpvp8depay name=depay request-keyframe={recover} "
+            f"wait-for-keyframe={recover} "
+            f"! vp8dec ! video/x-raw,format=I420,width={WIDTH},height={HEIGHT} "
+            "! appsink name=decoded emit-signals=true sync=false", True)
+        self.pipeline.add(bin_)
+        depay = bin_.get_by_name("depay")
+        depay.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self.on_rtp)
+        depay.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, self.on_frame)
+        bin_.get_by_name("decoded").connect("new-sample", self.on_decoded)
+        bin_.sync_state_with_parent()
+        pad.link(bin_.get_static_pad("sink"))
+
+    def on_rtp(self, _pad, info):
+        buf = info.get_buffer()
+        ok, rtp = GstRtp.RTPBuffer.map(buf, Gst.MapFlags.READ)
+        if ok:
+            self.rtptime_of_pts[buf.pts] = rtp.get_timestamp()
+            rtp.unmap()
+        return Gst.PadProbeReturn.OK
+
+    def frame_of_pts(self, pts):
+        ts = self.rtptime_of_pts.get(pts)
+        return None if ts is None else frame_of_rtptime(ts)
+
+    def on_frame(self, _pad, info):
+        frame = self.frame_of_pts(info.get_buffer().pts)
+        if frame is not None and frame not in self.arrivals:
+            self.arrivals[frame] = time.monotonic_ns()
+        return Gst.PadProbeReturn.OK
+
+    def on_decoded(self, sink):
+        buf = sink.emit("pull-sample").get_buffer()
+        frame = self.frame_of_pts(buf.pts)
+        if frame is not None and buf.get_size() == FRAME_BYTES:
+            self.decoded[frame] = half_luma(buf.extract_dup(0, FRAME_BYTES))
+        return Gst.FlowReturn.OK
+
+    def write_logs(self):
+        self.pipeline.set_state(Gst.State.NULL)
+        with open(os.path.join(self.args.out, "received-raw.csv"), "w") as f:
+            f.write("frame,arrival_ns\n")
+            for frame, t in sorted(self.arrivals.items()):
+                f.write(f"{frame},{t}\n")
+        np.savez_compressed(os.path.join(self.args.out, "decoded.npz"),
+                            **{str(k): v for k, v in self.decoded.items()})
+
+
+def run_receiver(args):
+    loop = GLib.MainLoop()
+    receiver = Receiver(args, loop)
+    outside = os.environ["OCTOPUS_SHELL_OUTSIDE"]
+    sock = socket.create_connection((outside, args.signalling_port), timeout=10)
+    sock.settimeout(None)
+    # libnice gathers only octo0 in here: the host is reached through it.
+    receiver.start(Signalling(sock, receiver.on_message))
+    loop.run()
+    sock.close()
+    # GStreamer's threads must not keep the namespace (and the shim) alive.
+    os._exit(0)
+
+
+def shim_command(args):
+    shim = os.path.join(args.build, "router-shim", "octopus-shim")
+    cmd = [shim, "--shell", f"--down-trace={args.trace}",
+           f"--delay-ms={args.delay_ms}",
+           f"--stats={os.path.join(args.out, 'shim-stats.json')}"]
+    if tags_layers(args.scheme):
+        cmd += ["--queue=octopus", f"--rtp-ext-id={OCTOPUS_EXT_ID}"]
+    else:
+        cmd += ["--queue=droptail"]
+    return cmd + ["--", "/usr/bin/python3", os.path.abspath(__file__),
+                  "--role=receiver", f"--scheme={args.scheme}",
+                  f"--out={args.out}", f"--signalling-port={args.signalling_port}"]
+
+
+def write_metrics_inputs(args, sender):
+    received = {}
+    with open(os.path.join(args.out, "received-raw.csv")) as f:
+        next(f)
+        for line in f:
+            frame, t = line.split(",")
+            received[int(frame)] = int(t)
+    decoded = np.load(os.path.join(args.out, "decoded.npz"))
+    first = min(sender.sent)
+    ssims = {}
+    with open(os.path.join(args.out, "sent.csv"), "w") as f:
+        f.write("frame,index,capture_ns,keyframe,temporal_layer,level,quality\n")
+        for frame, (capture, key, layer) in sorted(sender.sent.items()):
+            q = 0.0
+            if str(frame) in decoded and frame in sender.source:
+                source = half_luma(sender.clip[sender.source[frame]])
+                q = ssims[frame] = ssim(source, decoded[str(frame)])
+            f.write(f"{frame - first},0,{capture},{key},{layer},0,{q:.6f}\n")
+    with open(os.path.join(args.out, "received.csv"), "w") as f:
+        f.write("frame,index,arrival_ns\n")
+        for frame, t in sorted(received.items()):
+            if frame in sender.sent:
+                f.write(f"{frame - first},0,{t}\n")
+    return len(decoded.files), ssims
+
+
+def run_sender(args):
+    os.makedirs(args.out, exist_ok=True)
+    loop = GLib.MainLoop()
+    sender = Sender(args, loop)
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("0.0.0.0", 0))
+    server.listen(1)
+    args.signalling_port = server.getsockname()[1]
+    shim = subprocess.Popen(shim_command(args))
+    server.settimeout(20)
+    try:
+        conn, _ = server.accept()
+    except socket.timeout:
+        shim.kill()
+        sys.exit("webrtc-call: the receiver did not connect for signalling")
+    sender.start(Signalling(conn, sender.on_message))
+    GLib.timeout_add_seconds(args.seconds + 60, sender.give_up)
+    loop.run()
+    if sender.failed:
+        shim.terminate()
+        shim.wait()
+        sys.exit(f"webrtc-call: {sender.failed}")
+    sender.pipeline.set_state(Gst.State.NULL)
+    if shim.wait(timeout=60) != 0:
+        sys.exit(f"webrtc-call: the receiver exited with {shim.returncode}")
+    n_decoded, ssims = write_metrics_inputs(args, sender)
+    metrics = os.path.join(args.build, "bench", "sim", "octo-metrics")
+    subprocess.run([metrics, "--case=1", f"--sent={args.out}/sent.csv",
+                    f"--received={args.out}/received.csv", f"--out={args.out}",
+                    f"--scheme={args.scheme}-webrtc",
+                    f"--trace={os.path.basename(args.trace)}", f"--video={os.path.basename(args.clip)}",
+                    f"--rtt-ms={2 * args.delay_ms}"], check=True)
+    with open(os.path.join(args.out, "summary.json")) as f:
+        summary = json.load(f)
+    summary["frames_sent"] = len(sender.sent)
+    summary["frames_decoded"] = n_decoded
+    summary["mean_ssim_decoded"] = (sum(ssims.values()) / len(ssims)) if ssims else None
+    if sender.estimates:
+        with open(os.path.join(args.out, "gcc-estimates.csv"), "w") as f:
+            f.write("time_ns,estimated_bitrate\n")
+            for t, rate in sender.estimates:
+                f.write(f"{t},{rate}\n")
+        rates = [rate for _, rate in sender.estimates]
+        summary["gcc_estimate_bps"] = {"min": min(rates), "max": max(rates),
+                                       "final": rates[-1]}
+    with open(os.path.join(args.out, "shim-stats.json")) as f:
+        summary["shim"] = json.load(f)
+    with open(os.path.join(args.out, "call.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    print(json.dumps({k: v for k, v in summary.items() if k != "shim"}))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--scheme", choices=["octopus", "gcc", "octopus-gcc"], required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--seconds", type=int, default=30)
+    p.add_argument("--trace", default=os.path.join(
+        HERE, "..", "data", "traces", "network", "Verizon-LTE-short.down"))
+    p.add_argument("--delay-ms", type=int, default=30)
+    p.add_argument("--bitrate", type=int, default=None,
+                   help="octopus: the encoder's fixed rate; gcc: the start "
+                        "estimate (default 3 Mbit/s / 1 Mbit/s)")
+    p.add_argument("--max-bitrate", type=int, default=6000000)
+    p.add_argument("--overshoot", type=float, default=1.5,
+                   help="octopus-gcc: the encoder's rate / GCC's estimate")
+    p.add_argument("--clip", default=os.path.join(
+        HERE, "..", "data", "media", "bigbuckbunny.mp4"))
+    p.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    p.add_argument("--role", choices=["sender", "receiver"], default="sender")
+    p.add_argument("--signalling-port", type=int, default=0)
+    args = p.parse_args()
+    if args.bitrate is None:
+        args.bitrate = 3000000 if args.scheme == "octopus" else 1000000
+    args.out = os.path.abspath(args.out)
+    Gst.init(None)
+    if args.role == "receiver":
+        run_receiver(args)
+    else:
+        run_sender(args)
+
+
+if __name__ == "__main__":
+    main()
