@@ -328,6 +328,10 @@ run_call (guint ext_id)
       break;
     g_usleep (50000);
   }
+  /* libnice threads may still emit candidates while the call shuts down:
+   * nothing may reach this stack frame's Call after it returns */
+  g_signal_handlers_disconnect_by_data (call.send, &call);
+  g_signal_handlers_disconnect_by_data (call.recv, &call);
   gst_element_set_state (call.pipeline, GST_STATE_NULL);
 
   fail_unless (call.got->len >= FRAMES_WANTED, "only %u frames received",
