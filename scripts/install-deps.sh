@@ -11,7 +11,7 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-libav
   libnice-dev gstreamer1.0-nice
-  libvpx-dev libdraco-dev
+  libvpx-dev libdraco-dev libpng-dev
   tshark chromium
   python3-numpy python3-matplotlib python3-gi gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0
