@@ -6,6 +6,7 @@
 #include "gstoctopuspcdec.h"
 
 #include "gstoctopuspcenc.h"
+#include "octo-frame-log.h"
 #include "pc-layer.h"
 #include "pc-partition.h"
 
@@ -124,10 +125,12 @@ gst_octopus_pc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
 
   (void) pad;
   gst_buffer_map (in, &map, GST_MAP_READ);
-  if (self->log && octo_pc_layer_header_parse (map.data, map.size, &h, NULL))
-    fprintf (self->log, "%u,%u,%" G_GUINT64_FORMAT "\n", h.frame_id,
-        octo_pc_send_index (h.nx * h.nz, h.n_layers, h.rank, h.layer),
-        gst_clock_get_time (self->clock));
+  if (self->log && octo_pc_layer_header_parse (map.data, map.size, &h, NULL)) {
+    gchar line[OCTO_FRAME_LOG_ROW_MAX];
+    fwrite (line, 1, octo_frame_log_received_row (h.frame_id,
+            octo_pc_send_index (h.nx * h.nz, h.n_layers, h.rank, h.layer),
+            gst_clock_get_time (self->clock), line), self->log);
+  }
   res = octo_pc_merger_push (self->merger, map.data, map.size, &done, &error);
   gst_buffer_unmap (in, &map);
 
@@ -212,7 +215,7 @@ gst_octopus_pc_dec_change_state (GstElement *element,
         g_free (path);
         return GST_STATE_CHANGE_FAILURE;
       }
-      fprintf (self->log, "frame,index,arrival_ns\n");
+      fputs (OCTO_FRAME_LOG_RECEIVED_HEADER, self->log);
       /* the clock octopusframelog and the senders' capture times use */
       self->clock = gst_system_clock_obtain ();
     }

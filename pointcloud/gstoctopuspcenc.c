@@ -7,6 +7,7 @@
 #include "gstoctopuspcenc.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include "octo-frame-log.h"
 #include "octo-preset.h"
 #include "pc-encode.h"
 
@@ -158,10 +159,16 @@ gst_octopus_pc_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
     GST_BUFFER_DURATION (out) = i == 0 ? GST_BUFFER_DURATION (in) : 0;
     GST_BUFFER_OFFSET (out) = frame_id;
 
-    if (self->log)
-      fprintf (self->log, "%u,%u,%" G_GUINT64_FORMAT ",1,0,0,%.6f\n",
-          frame_id, i, GST_CLOCK_TIME_IS_VALID (capture) ? capture : 0,
-          n ? (double) msg->points / (double) n : 0.0);
+    if (self->log) {
+      OctoSentRow row = {
+        .frame = frame_id, .index = i,
+        .capture = GST_CLOCK_TIME_IS_VALID (capture) ? capture : 0,
+        .keyframe = TRUE,
+        .quality = n ? (gdouble) msg->points / (gdouble) n : 0.0,
+      };
+      gchar line[OCTO_FRAME_LOG_ROW_MAX];
+      fwrite (line, 1, octo_frame_log_sent_row (&row, line), self->log);
+    }
     GST_OBJECT_LOCK (self);
     self->messages++;
     self->payload_bytes += gst_buffer_get_size (out);
@@ -227,8 +234,7 @@ gst_octopus_pc_enc_change_state (GstElement *element,
         g_free (path);
         return GST_STATE_CHANGE_FAILURE;
       }
-      fprintf (self->log,
-          "frame,index,capture_ns,keyframe,temporal_layer,level,quality\n");
+      fputs (OCTO_FRAME_LOG_SENT_HEADER, self->log);
     }
     g_free (path);
   }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/svc-decodability.h"
+#include "octo-frame-log.h"
 #include "core/svc-dump.h"
 #include "core/svc-ssim.h"
 #include "svc-clip.h"
@@ -85,6 +86,18 @@ score (Scorer *s, const vpx_image_t *img)
   return ssim;
 }
 
+static void
+write_row (Scorer *s, const SvcDumpRecord *r, gdouble quality)
+{
+  OctoSentRow row = {
+    .frame = r->frame_id, .index = r->index, .capture = r->capture_ns,
+    .keyframe = r->keyframe, .temporal_layer = r->temporal_layer,
+    .quality = quality,
+  };
+  gchar line[OCTO_FRAME_LOG_ROW_MAX];
+  fwrite (line, 1, octo_frame_log_sent_row (&row, line), s->out);
+}
+
 static gboolean
 process (Scorer *s, const SvcDumpRecord *r, GError **error)
 {
@@ -108,9 +121,7 @@ process (Scorer *s, const SvcDumpRecord *r, GError **error)
    * be shown: it keeps its row, scored 0, and stays out of the decoder */
   if (!svc_decodability_add_layer (&s->decodability, r->frame_id,
           r->keyframe, r->temporal_layer, r->index)) {
-    fprintf (s->out, "%u,%u,%" G_GUINT64_FORMAT ",%d,%u,0,0\n",
-        r->frame_id, r->index, r->capture_ns, r->keyframe ? 1 : 0,
-        r->temporal_layer);
+    write_row (s, r, 0);
     return TRUE;
   }
   img = svc_vpx_decoder_decode (s->decoder, r->payload, r->size, error);
@@ -121,9 +132,7 @@ process (Scorer *s, const SvcDumpRecord *r, GError **error)
         "frame %u layer %u produced no picture", r->frame_id, r->index);
     return FALSE;
   }
-  fprintf (s->out, "%u,%u,%" G_GUINT64_FORMAT ",%d,%u,0,%.6f\n",
-      r->frame_id, r->index, r->capture_ns, r->keyframe ? 1 : 0,
-      r->temporal_layer, score (s, img));
+  write_row (s, r, score (s, img));
   return TRUE;
 }
 
@@ -183,8 +192,7 @@ main (int argc, char **argv)
       (guint) height);
   s.shown = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&s.info),
       NULL);
-  fprintf (s.out, "frame,index,capture_ns,keyframe,temporal_layer,level,"
-      "quality\n");
+  fputs (OCTO_FRAME_LOG_SENT_HEADER, s.out);
   for (;;) {
     SvcDumpRecord r;
     gssize used = svc_dump_parse_record (data + offset, len - offset, offset,

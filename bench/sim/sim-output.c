@@ -2,6 +2,8 @@
  * simulator and the real pipeline report in exactly the same format. */
 #include "sim-output.h"
 
+#include "octo-frame-log.h"
+
 #include <math.h>
 
 static void
@@ -121,28 +123,33 @@ sim_output_frames_csv (const SimResult *r)
 gchar *
 sim_output_sent_log (const SimResult *r)
 {
-  GString *s = g_string_new ("frame,index,capture_ns,keyframe,temporal_layer,"
-      "level,quality\n");
+  GString *s = g_string_new (OCTO_FRAME_LOG_SENT_HEADER);
+  gchar line[OCTO_FRAME_LOG_ROW_MAX];
 
   for (guint f = 0; f < r->n_frames; f++)
-    for (guint k = 0; k < r->frames[f].n_layers; k++)
-      g_string_append_printf (s, "%u,%u,%" G_GUINT64_FORMAT ",%d,%u,%u,%.17g\n",
-          f, k, r->frames[f].capture, r->frames[f].gop_start,
-          r->temporal_layers ? r->temporal_layers[f] : 0, r->levels[f],
-          r->frames[f].quality[k]);
+    for (guint k = 0; k < r->frames[f].n_layers; k++) {
+      OctoSentRow row = {
+        .frame = f, .index = k, .capture = r->frames[f].capture,
+        .keyframe = r->frames[f].gop_start,
+        .temporal_layer = r->temporal_layers ? r->temporal_layers[f] : 0,
+        .level = r->levels[f], .quality = r->frames[f].quality[k],
+      };
+      g_string_append_len (s, line, octo_frame_log_sent_row (&row, line));
+    }
   return g_string_free (s, FALSE);
 }
 
 gchar *
 sim_output_received_log (const SimResult *r)
 {
-  GString *s = g_string_new ("frame,index,arrival_ns\n");
+  GString *s = g_string_new (OCTO_FRAME_LOG_RECEIVED_HEADER);
+  gchar line[OCTO_FRAME_LOG_ROW_MAX];
 
   for (guint f = 0; f < r->n_frames; f++)
     for (guint k = 0; k < r->frames[f].n_layers; k++)
       if (r->frames[f].arrival[k] != OCTO_TIME_NONE)
-        g_string_append_printf (s, "%u,%u,%" G_GUINT64_FORMAT "\n", f, k,
-            r->frames[f].arrival[k]);
+        g_string_append_len (s, line, octo_frame_log_received_row (f, k,
+                r->frames[f].arrival[k], line));
   return g_string_free (s, FALSE);
 }
 

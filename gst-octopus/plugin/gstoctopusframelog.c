@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include "octo-frame-log.h"
 #include "gstoctopustracesrc.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_octopus_frame_log_debug);
@@ -63,8 +64,11 @@ gst_octopus_frame_log_render (GstBaseSink *bsink, GstBuffer *buf)
         ("octopusframelog logs messages from octopussrc; ignoring it"));
     return GST_FLOW_OK;
   }
-  if (self->out)
-    fprintf (self->out, "%u,%u,%" G_GUINT64_FORMAT "\n", frame, index, now);
+  if (self->out) {
+    gchar line[OCTO_FRAME_LOG_ROW_MAX];
+    fwrite (line, 1, octo_frame_log_received_row (frame, index, now, line),
+        self->out);
+  }
   return GST_FLOW_OK;
 }
 
@@ -90,7 +94,7 @@ gst_octopus_frame_log_start (GstBaseSink *bsink)
     return FALSE;
   }
   g_free (location);
-  fprintf (self->out, "frame,index,arrival_ns\n");
+  fputs (OCTO_FRAME_LOG_RECEIVED_HEADER, self->out);
   self->clock = gst_system_clock_obtain ();
   return TRUE;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include "octo-frame-log.h"
 #include "octo-trace-source.h"
 #include "transport/octo-packet.h"
 
@@ -171,8 +172,7 @@ gst_octopus_trace_src_start (GstBaseSrc *bsrc)
       g_free (sent_log);
       return FALSE;
     }
-    fprintf (self->log,
-        "frame,index,capture_ns,keyframe,temporal_layer,level,quality\n");
+    fputs (OCTO_FRAME_LOG_SENT_HEADER, self->log);
   }
   g_free (location);
   g_free (sent_log);
@@ -266,11 +266,18 @@ gst_octopus_trace_src_create (GstPushSrc *psrc, GstBuffer **out)
   GST_BUFFER_DURATION (buf) = octo_trace_source_frame_interval (self->source);
   /* Capture = the clock time this frame is released at. */
   m->capture_time = gst_element_get_base_time (GST_ELEMENT (self)) + pts;
-  if (self->log)
-    fprintf (self->log, "%" G_GUINT64_FORMAT ",%u,%" G_GUINT64_FORMAT
-        ",%d,%u,%u,%.6f\n", msg->frame, msg->index, m->capture_time,
-        msg->keyframe, self->kind == GST_OCTOPUS_TRACE_KIND_TEMPORAL ?
-        msg->layer : 0, octo_trace_source_level (self->source), msg->quality);
+  if (self->log) {
+    OctoSentRow row = {
+      .frame = msg->frame, .index = msg->index, .capture = m->capture_time,
+      .keyframe = msg->keyframe,
+      .temporal_layer = self->kind == GST_OCTOPUS_TRACE_KIND_TEMPORAL ?
+          msg->layer : 0,
+      .level = octo_trace_source_level (self->source),
+      .quality = msg->quality,
+    };
+    gchar line[OCTO_FRAME_LOG_ROW_MAX];
+    fwrite (line, 1, octo_frame_log_sent_row (&row, line), self->log);
+  }
   *out = buf;
   return GST_FLOW_OK;
 }
