@@ -1,6 +1,6 @@
 /* svcdec: the receiver's decoder for svcenc streams (VP8 temporal, VP9
- * spatial layers), one input buffer per layer message with GstOctopusMeta
- * (as octopussrc restores it).
+ * spatial x temporal layers), one input buffer per layer message with
+ * GstOctopusMeta (as octopussrc restores it).
  *
  * Per frame it decodes the layers that are decodable (core/
  * svc-decodability.h: arrived, lower layers of the frame and the layer's

@@ -6,7 +6,8 @@
  * "GstVP8Meta" custom meta (so stock rtpvp8pay and octopustag read the
  * layers) and GstOctopusMeta (frame_id, temporal_layer, keyframe).
  *
- * VP9: 1-3 spatial layers with inter-layer prediction, one buffer per
+ * VP9: 1-3 spatial x 1-3 temporal layers (inter-layer prediction; each
+ * spatial layer in the temporal structure of VP8's), one buffer per
  * spatial layer of each frame in increasing layer order; the last carries
  * GST_BUFFER_FLAG_MARKER.  Each carries GstOctopusMeta with frame_id,
  * spatial_layer, temporal_layer, keyframe (every layer of a GoP's first
@@ -101,7 +102,7 @@ gst_svc_enc_codec_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {GST_SVC_ENC_CODEC_VP8, "VP8 with temporal layers", "vp8"},
-    {GST_SVC_ENC_CODEC_VP9, "VP9 with spatial layers", "vp9"},
+    {GST_SVC_ENC_CODEC_VP9, "VP9 with spatial and temporal layers", "vp9"},
     {0, NULL, NULL},
   };
 
@@ -514,16 +515,17 @@ gst_svc_enc_class_init (GstSvcEncClass *klass)
 
   g_object_class_install_property (gobject_class, PROP_CODEC,
       g_param_spec_enum ("codec", "Codec",
-          "vp8: temporal layers, one buffer per frame; vp9: spatial layers, "
-          "one buffer per layer", GST_TYPE_SVC_ENC_CODEC, DEFAULT_CODEC, rw));
+          "vp8: temporal layers, one buffer per frame; vp9: spatial and "
+          "temporal layers, one buffer per spatial layer", GST_TYPE_SVC_ENC_CODEC, DEFAULT_CODEC, rw));
   g_object_class_install_property (gobject_class, PROP_SPATIAL_LAYERS,
       g_param_spec_uint ("spatial-layers", "Spatial layers",
           "VP9 spatial layers (VP8 always has one)", 1, 3,
           DEFAULT_SPATIAL_LAYERS, rw));
   g_object_class_install_property (gobject_class, PROP_TEMPORAL_LAYERS,
       g_param_spec_uint ("temporal-layers", "Temporal layers",
-          "Temporal layers in the pattern 0 / 0,1 / 0,2,1,2 (VP9: 1 only, "
-          "libvpx 1.12's rate control fails with more)", 1, 3,
+          "Temporal layers in the pattern 0 / 0,1 / 0,2,1,2 (VP9: in every "
+          "spatial layer, whose rate they share 0.6,1 / 0.4,0.6,1 "
+          "cumulatively)", 1, 3,
           DEFAULT_TEMPORAL_LAYERS, rw));
   g_object_class_install_property (gobject_class, PROP_SCALING,
       g_param_spec_string ("scaling", "Scaling",
@@ -559,6 +561,7 @@ gst_svc_enc_class_init (GstSvcEncClass *klass)
   g_object_class_install_property (gobject_class, PROP_SPEED,
       g_param_spec_int ("speed", "Speed",
           "libvpx cpu-used: higher is faster and worse (VP9 5-9 for real "
+          "time; VP8: a fixed speed, 0 lets libvpx adapt it to the encode "
           "time)", 0, 16, DEFAULT_SPEED, rw));
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_uint ("threads", "Threads", "Encoder threads", 1, 16,
@@ -568,7 +571,8 @@ gst_svc_enc_class_init (GstSvcEncClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Octopus SVC encoder", "Codec/Encoder/Video",
-      "Real-time VP8 temporal / VP9 spatial SVC, one buffer per layer "
+      "Real-time VP8 temporal / VP9 spatial x temporal SVC, one buffer per "
+      "layer "
       "message with GstOctopusMeta", "gst-octopus");
 
   venc_class->set_format = GST_DEBUG_FUNCPTR (gst_svc_enc_set_format);

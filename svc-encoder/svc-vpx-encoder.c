@@ -18,6 +18,9 @@
 
 struct _SvcVpxEncoder {
   SvcEncoderSettings s;
+  /* libvpx's VP9 SVC mode: more than one layer (with one, its rate
+   * control ignores the target, so a plain encoder is used) */
+  gboolean vp9_svc;
   vpx_codec_ctx_t codec;
   vpx_codec_enc_cfg_t cfg;
   vpx_image_t image;
@@ -77,7 +80,7 @@ set_layer_bitrates (SvcVpxEncoder *enc)
   gdouble tfrac[SVC_CONFIG_MAX_LAYERS];
 
   enc->cfg.rc_target_bitrate = kbps (enc->rate.current);
-  if (s->no_svc)
+  if (s->no_svc || (s->codec == SVC_CODEC_VP9 && !enc->vp9_svc))
     return;
   if (s->codec == SVC_CODEC_VP8) {
     svc_config_layer_bitrates (enc->rate.current, s->fractions,
@@ -154,10 +157,6 @@ settings_valid (const SvcEncoderSettings *s, GError **error)
     why = "1..3 spatial and 1..3 temporal layers";
   else if (s->codec == SVC_CODEC_VP8 && s->spatial_layers != 1)
     why = "VP8 has no spatial layers";
-  else if (s->codec == SVC_CODEC_VP9 && s->temporal_layers != 1)
-    /* libvpx 1.12's VP9 rate control overshoots ~10x with temporal layers
-     * (bypass and 0212 modes alike): not offered until that is solved */
-    why = "VP9 supports 1 temporal layer (temporal layers: use VP8)";
   else if (s->no_svc && (s->spatial_layers != 1 || s->temporal_layers != 1))
     why = "a single-layer encoder has one layer";
   else if (s->fps_n == 0 || s->fps_d == 0 || s->gop == 0 || s->bitrate == 0)
@@ -174,9 +173,14 @@ init_vp9_svc (SvcVpxEncoder *enc, GError **error)
   vpx_codec_priv_output_cx_pkt_cb_pair_t cb = { on_layer_packet, enc };
 
   memset (&params, 0, sizeof (params));
+  /* the quantizer ranges are per layer (sl * temporal layers + tl), the
+   * rest per spatial layer: a range left at 0 codes that layer at q 0 */
+  for (guint layer = 0;
+      layer < enc->s.spatial_layers * enc->s.temporal_layers; layer++) {
+    params.max_quantizers[layer] = (gint) enc->cfg.rc_max_quantizer;
+    params.min_quantizers[layer] = (gint) enc->cfg.rc_min_quantizer;
+  }
   for (guint sl = 0; sl < enc->s.spatial_layers; sl++) {
-    params.max_quantizers[sl] = (gint) enc->cfg.rc_max_quantizer;
-    params.min_quantizers[sl] = (gint) enc->cfg.rc_min_quantizer;
     params.scaling_factor_num[sl] = (gint) enc->s.scaling[sl].num;
     params.scaling_factor_den[sl] = (gint) enc->s.scaling[sl].den;
     params.speed_per_layer[sl] = enc->s.speed;
@@ -200,6 +204,8 @@ svc_vpx_encoder_new (const SvcEncoderSettings *settings, GError **error)
     return NULL;
   enc = g_new0 (SvcVpxEncoder, 1);
   enc->s = *settings;
+  enc->vp9_svc = vp9 && !settings->no_svc
+      && settings->spatial_layers * settings->temporal_layers > 1;
   enc->pending = g_array_new (FALSE, TRUE, sizeof (SvcLayerPacket));
   g_array_set_clear_func (enc->pending, svc_layer_packet_clear);
   svc_rate_plan_init (&enc->rate, settings->bitrate);
@@ -219,9 +225,9 @@ svc_vpx_encoder_new (const SvcEncoderSettings *settings, GError **error)
   enc->cfg.kf_mode = VPX_KF_DISABLED;
   /* Lower layers must decode without the upper ones: no state carried
    * across frames beyond the references (VP9: no previous-frame MVs). */
-  if (!settings->no_svc)
+  if (!settings->no_svc || settings->error_resilient)
     enc->cfg.g_error_resilient = VPX_ERROR_RESILIENT_DEFAULT;
-  if (!settings->no_svc) {
+  if (enc->vp9_svc || (!vp9 && !settings->no_svc)) {
     set_temporal_pattern (enc);
     if (vp9) {
       enc->cfg.ss_number_layers = settings->spatial_layers;
@@ -238,14 +244,18 @@ svc_vpx_encoder_new (const SvcEncoderSettings *settings, GError **error)
     g_free (enc);
     return NULL;
   }
-  if (vpx_codec_control (&enc->codec, VP8E_SET_CPUUSED, settings->speed))
+  /* VP8's real-time mode takes a positive cpu-used as a CPU budget and
+   * picks its speed per frame from the measured encode time (output then
+   * depends on the load and on the layer's frame rate); negative fixes it */
+  if (vpx_codec_control (&enc->codec, VP8E_SET_CPUUSED,
+          vp9 ? settings->speed : -settings->speed))
     goto failed;
   if (vp9) {
     if (vpx_codec_control (&enc->codec, VP9E_SET_ROW_MT, 1)
         || vpx_codec_control (&enc->codec, VP9E_SET_TILE_COLUMNS,
             settings->threads > 1 ? 1 : 0))
       goto failed;
-    if (!settings->no_svc && !init_vp9_svc (enc, error))
+    if (enc->vp9_svc && !init_vp9_svc (enc, error))
       goto failed_set;
   } else if (vpx_codec_control (&enc->codec, VP8E_SET_TOKEN_PARTITIONS,
           settings->threads > 1 ? 1 : 0)) {
@@ -379,11 +389,9 @@ svc_vpx_encoder_encode (SvcVpxEncoder *enc, guint8 *const planes[3],
   if (f->temporal_layer == 0)
     enc->tl0_pic_idx++;
 
-  if (enc->s.no_svc) {
+  if (enc->s.no_svc || vp9) {
     flags = f->keyframe ? VPX_EFLAG_FORCE_KF : 0;
-  } else if (vp9) {
-    flags = f->keyframe ? VPX_EFLAG_FORCE_KF : 0;
-    if (!set_vp9_layer_structure (enc, f))
+    if (enc->vp9_svc && !set_vp9_layer_structure (enc, f))
       return codec_failed (enc, "setting the VP9 layer structure", error);
   } else {
     flags = vp8_flags (f);

@@ -32,6 +32,9 @@ typedef struct {
   /* TRUE: plain single-layer libvpx (what vp8enc/vp9enc do), the
    * benchmark's baseline; needs 1 spatial and 1 temporal layer */
   gboolean no_svc;
+  /* with no_svc: error-resilient mode as the layered encoder always has it
+   * (a baseline equal to it but for the layers) */
+  gboolean error_resilient;
 } SvcEncoderSettings;
 
 typedef struct {

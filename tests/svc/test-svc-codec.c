@@ -1,7 +1,11 @@
-/* The libvpx side of svcenc/svcdec on synthetic moving video: every subset
- * of layers a receiver can get decodes, bit-exactly as in the full stream,
- * at the layer's size; VP8 without TL2 (and TL1) decodes; the bitstream's
- * references are the pattern's; bitrate changes wait for the GoP start. */
+/* The libvpx side of svcenc/svcdec on synthetic moving video: for VP9 with
+ * every count of spatial x temporal layers, every subset of layers a
+ * receiver can get decodes, bit-exactly as in the full stream, at the
+ * layer's size, and the references in the bitstream are the layer ids'
+ * (DESIGN.md's framerate structure within each spatial layer, inter-layer
+ * prediction from the layer below); VP8 without TL2 (and TL1) decodes; the
+ * VP8 bitstream's references are the pattern's; bitrate changes wait for
+ * the GoP start. */
 #include <math.h>
 #include <string.h>
 
@@ -153,14 +157,24 @@ assert_same_pictures (GHashTable *full, GHashTable *subset)
     g_assert_cmpstr (value, ==, g_hash_table_lookup (full, key));
 }
 
+typedef struct {
+  guint spatial, temporal;      /* highest layers kept */
+} LayerLimit;
+
 static gboolean
-keep_up_to_layer (const SvcLayerPacket *p, gpointer data)
+keep_up_to_layers (const SvcLayerPacket *p, gpointer data)
 {
-  return p->spatial_layer <= GPOINTER_TO_UINT (data);
+  const LayerLimit *limit = data;
+
+  return p->spatial_layer <= limit->spatial
+      && p->temporal_layer <= limit->temporal;
 }
 
 /* Per frame a random number of its layers (a prefix, possibly none), as a
- * queue that drops the upper layers first would leave. */
+ * queue that drops the upper layers first would leave; a third of the
+ * frames above TL0 lose all their layers, as a frame-rate queue would; and
+ * frame 24 (a TL0 frame in every pattern, not a key frame) is lost, so some
+ * later frames surely lose their references. */
 static gboolean
 keep_random_prefix (const SvcLayerPacket *p, gpointer data)
 {
@@ -172,39 +186,68 @@ keep_random_prefix (const SvcLayerPacket *p, gpointer data)
     frame = p->frame_id;
     /* nothing 1/8, layer 0 only 3/8, up to layer 1 3/8, all 1/8 */
     top = (guint) ((g_rand_int_range (rand, 0, 8) + 2) / 3);
+    if ((p->temporal_layer > 0 && g_rand_int_range (rand, 0, 3) == 0)
+        || p->frame_id == 24)
+      top = 0;
   }
   return p->spatial_layer < top;
 }
 
-static void
-test_vp9_every_layer_subset_decodes_as_in_full_stream (void)
+#define VP9_GOP 10
+
+/* Frames of the test stream whose temporal layer is at most @top. */
+static guint
+frames_up_to_temporal (guint n_temporal, guint top)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, 10, G_MAXUINT);
+  guint n = 0;
+
+  for (guint f = 0; f < N_FRAMES; f++) {
+    SvcTemporalFrame pattern;
+    svc_temporal_frame (n_temporal, f % VP9_GOP, &pattern);
+    n += pattern.temporal_layer <= top;
+  }
+  return n;
+}
+
+static void
+test_vp9_every_layer_subset_decodes_as_in_full_stream (gconstpointer data)
+{
+  guint n_spatial = GPOINTER_TO_UINT (data) / 10;
+  guint n_temporal = GPOINTER_TO_UINT (data) % 10;
+  GArray *packets = encode_stream (SVC_CODEC_VP9, n_spatial, n_temporal,
+      VP9_GOP, G_MAXUINT);
   guint decoded, refused;
-  GHashTable *full = decode_stream (SVC_CODEC_VP9, 1, packets, NULL, NULL,
-      &decoded, &refused);
+  GHashTable *full = decode_stream (SVC_CODEC_VP9, n_temporal, packets,
+      NULL, NULL, &decoded, &refused);
   GRand *rand = g_rand_new_with_seed (42);
 
-  g_assert_cmpuint (packets->len, ==, 3 * N_FRAMES);
-  g_assert_cmpuint (decoded, ==, 3 * N_FRAMES);
+  g_assert_cmpuint (packets->len, ==, n_spatial * N_FRAMES);
+  g_assert_cmpuint (decoded, ==, n_spatial * N_FRAMES);
   g_assert_cmpuint (refused, ==, 0);
   for (guint i = 0; i < packets->len; i++) {
     const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
-    g_assert_cmpuint (p->spatial_layer, ==, i % 3);
-    g_assert_cmpuint (p->frame_id, ==, i / 3);
-    g_assert_cmpuint (p->width, ==, W >> (2 - p->spatial_layer));
-    g_assert_cmpint (p->keyframe, ==, p->frame_id % 10 == 0);
+    SvcTemporalFrame pattern;
+
+    svc_temporal_frame (n_temporal, p->frame_id % VP9_GOP, &pattern);
+    g_assert_cmpuint (p->spatial_layer, ==, i % n_spatial);
+    g_assert_cmpuint (p->frame_id, ==, i / n_spatial);
+    g_assert_cmpuint (p->width, ==, W >> (n_spatial - 1 - p->spatial_layer));
+    g_assert_cmpint (p->keyframe, ==, p->frame_id % VP9_GOP == 0);
+    g_assert_cmpuint (p->temporal_layer, ==, pattern.temporal_layer);
   }
-  for (guint top = 0; top < 3; top++) {
-    GHashTable *sub = decode_stream (SVC_CODEC_VP9, 1, packets,
-        keep_up_to_layer, GUINT_TO_POINTER (top), &decoded, &refused);
-    g_assert_cmpuint (decoded, ==, (top + 1) * N_FRAMES);
-    g_assert_cmpuint (refused, ==, 0);
-    assert_same_pictures (full, sub);
-    g_hash_table_unref (sub);
-  }
+  for (guint top_s = 0; top_s < n_spatial; top_s++)
+    for (guint top_t = 0; top_t < n_temporal; top_t++) {
+      LayerLimit limit = { top_s, top_t };
+      GHashTable *sub = decode_stream (SVC_CODEC_VP9, n_temporal, packets,
+          keep_up_to_layers, &limit, &decoded, &refused);
+      g_assert_cmpuint (decoded, ==, (top_s + 1) *
+          frames_up_to_temporal (n_temporal, top_t));
+      g_assert_cmpuint (refused, ==, 0);
+      assert_same_pictures (full, sub);
+      g_hash_table_unref (sub);
+    }
   {
-    GHashTable *sub = decode_stream (SVC_CODEC_VP9, 1, packets,
+    GHashTable *sub = decode_stream (SVC_CODEC_VP9, n_temporal, packets,
         keep_random_prefix, rand, &decoded, &refused);
     /* some layers lost their references, the rest decode exactly */
     assert_same_pictures (full, sub);
@@ -214,6 +257,114 @@ test_vp9_every_layer_subset_decodes_as_in_full_stream (void)
   }
   g_rand_free (rand);
   g_hash_table_unref (full);
+  g_array_unref (packets);
+}
+
+typedef struct {
+  const guint8 *data;
+  gsize size, bit;
+} BitReader;
+
+static guint
+read_bits (BitReader *r, guint n)
+{
+  guint v = 0;
+
+  for (guint i = 0; i < n; i++, r->bit++) {
+    g_assert_cmpuint (r->bit / 8, <, r->size);
+    v = v << 1 | ((r->data[r->bit / 8] >> (7 - r->bit % 8)) & 1);
+  }
+  return v;
+}
+
+typedef struct {
+  gboolean keyframe;
+  guint refresh;                /* slots written, bit per slot */
+  guint ref_slot[3];            /* LAST, GOLDEN, ALTREF */
+} Vp9Header;
+
+/* The start of a VP9 profile 0 uncompressed header (spec section 6.2). */
+static void
+parse_vp9_header (const guint8 *data, gsize size, Vp9Header *h)
+{
+  BitReader r = { data, size, 0 };
+  gboolean show_frame, error_resilient, intra_only = FALSE;
+
+  memset (h, 0, sizeof (*h));
+  g_assert_cmpuint (read_bits (&r, 2), ==, 2);  /* frame marker */
+  g_assert_cmpuint (read_bits (&r, 2), ==, 0);  /* profile 0 */
+  g_assert_cmpuint (read_bits (&r, 1), ==, 0);  /* show_existing_frame */
+  h->keyframe = read_bits (&r, 1) == 0;
+  show_frame = read_bits (&r, 1);
+  error_resilient = read_bits (&r, 1);
+  if (h->keyframe) {
+    h->refresh = 0xff;
+    return;
+  }
+  if (!show_frame)
+    intra_only = read_bits (&r, 1);
+  if (!error_resilient)
+    read_bits (&r, 2);          /* reset_frame_context */
+  g_assert_false (intra_only);
+  h->refresh = read_bits (&r, 8);
+  for (guint i = 0; i < 3; i++) {
+    h->ref_slot[i] = read_bits (&r, 3);
+    read_bits (&r, 1);          /* sign bias */
+  }
+}
+
+/* Follows the eight reference slots through the bitstream: the LAST
+ * reference of each layer is the frame the layer ids say (within the
+ * spatial layer: TL0 the previous TL0 frame, TL1 the newest TL0 frame, TL2
+ * the newest TL0/TL1 frame, never a frame of a higher temporal layer), and
+ * GOLDEN of a layer above 0 is the layer below in the same frame. */
+static void
+test_vp9_bitstream_references_match_layer_ids (gconstpointer data)
+{
+  guint n_spatial = GPOINTER_TO_UINT (data) / 10;
+  guint n_temporal = GPOINTER_TO_UINT (data) % 10;
+  GArray *packets = encode_stream (SVC_CODEC_VP9, n_spatial, n_temporal,
+      VP9_GOP, G_MAXUINT);
+  gint writer[8];
+
+  for (guint slot = 0; slot < 8; slot++)
+    writer[slot] = -1;
+  for (guint i = 0; i < packets->len; i++) {
+    const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
+    gsize size;
+    const guint8 *bytes = g_bytes_get_data (p->data, &size);
+    SvcTemporalFrame pattern;
+    Vp9Header h;
+
+    svc_temporal_frame (n_temporal, p->frame_id % VP9_GOP, &pattern);
+    parse_vp9_header (bytes, size, &h);
+    g_assert_cmpint (h.keyframe, ==, p->keyframe && p->spatial_layer == 0);
+    if (!p->keyframe) {
+      const SvcLayerPacket *last;
+
+      g_assert_cmpint (writer[h.ref_slot[0]], >=, 0);
+      last = &g_array_index (packets, SvcLayerPacket, writer[h.ref_slot[0]]);
+      g_assert_cmpuint (last->spatial_layer, ==, p->spatial_layer);
+      g_assert_cmpuint (last->frame_id, ==, p->frame_id -
+          pattern.ref_distance);
+      if (p->temporal_layer == 0)
+        g_assert_cmpuint (last->temporal_layer, ==, 0);
+      else
+        g_assert_cmpuint (last->temporal_layer, <, p->temporal_layer);
+    }
+    if (p->spatial_layer > 0) {
+      const SvcLayerPacket *golden;
+
+      g_assert_cmpint (writer[h.ref_slot[1]], >=, 0);
+      golden = &g_array_index (packets, SvcLayerPacket,
+          writer[h.ref_slot[1]]);
+      g_assert_cmpuint (golden->frame_id, ==, p->frame_id);
+      g_assert_cmpuint (golden->spatial_layer, ==, p->spatial_layer - 1);
+    }
+    for (guint slot = 0; slot < 8; slot++)
+      if (h.refresh & (1u << slot))
+        writer[slot] = (gint) i;
+  }
   g_array_unref (packets);
 }
 
@@ -276,7 +427,7 @@ test_vp8_bitstream_references_are_the_pattern (void)
 static void
 test_bitrate_change_waits_for_gop_start (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, 10, 13);
+  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 13);
 
   for (guint i = 0; i < packets->len; i++) {
     const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
@@ -292,7 +443,7 @@ test_bitrate_change_waits_for_gop_start (void)
 static void
 test_top_layer_quality_is_real (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, 10, G_MAXUINT);
+  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, G_MAXUINT);
   SvcVpxDecoder *dec = svc_vpx_decoder_new (SVC_CODEC_VP9, 1, NULL);
   guint8 *buf = g_malloc (W * H * 3 / 2);
   guint8 *planes[3];
@@ -324,8 +475,21 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/svc/codec/vp9-layer-subsets",
-      test_vp9_every_layer_subset_decodes_as_in_full_stream);
+  for (guint spatial = 1; spatial <= 3; spatial++)
+    for (guint temporal = 1; temporal <= 3; temporal++) {
+      gchar *subsets = g_strdup_printf ("/svc/codec/vp9-layer-subsets/"
+          "%usx%ut", spatial, temporal);
+      gchar *refs = g_strdup_printf ("/svc/codec/vp9-bitstream-references/"
+          "%usx%ut", spatial, temporal);
+
+      g_test_add_data_func (subsets, GUINT_TO_POINTER (spatial * 10 +
+              temporal),
+          test_vp9_every_layer_subset_decodes_as_in_full_stream);
+      g_test_add_data_func (refs, GUINT_TO_POINTER (spatial * 10 + temporal),
+          test_vp9_bitstream_references_match_layer_ids);
+      g_free (subsets);
+      g_free (refs);
+    }
   g_test_add_func ("/svc/codec/vp8-without-enhancement",
       test_vp8_without_tl2_or_tl1_decodes_as_in_full_stream);
   g_test_add_func ("/svc/codec/vp8-bitstream-references",

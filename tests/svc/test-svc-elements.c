@@ -272,17 +272,26 @@ GST_START_TEST (test_followed_rate_keeps_top_threshold_within_estimate)
 
 GST_END_TEST;
 
-GST_START_TEST (test_quality_tags_from_svcenc_meta)
+/* Tags by spatial layer alone, whatever the temporal layer (README). */
+static void
+check_quality_tags (guint temporal_layers)
 {
-  GstHarness *h = encoder_harness ("svcenc codec=vp9 spatial-layers=3 gop=5 "
-      "bitrate=1000000 speed=8 ! octopustag policy=quality");
+  gchar *launch = g_strdup_printf ("svcenc codec=vp9 spatial-layers=3 "
+      "temporal-layers=%u gop=5 bitrate=1000000 speed=8 ! octopustag "
+      "policy=quality", temporal_layers);
+  GstHarness *h = encoder_harness (launch);
   GPtrArray *out = encode (h, 0, 6);
+  /* 0,2,1,2 from each key picture */
+  static const guint tl3[6] = { 0, 2, 1, 2, 0, 0 };
 
+  fail_unless_equals_int (out->len, 18);
   for (guint i = 0; i < out->len; i++) {
     GstOctopusMeta *m = gst_buffer_get_octopus_meta (g_ptr_array_index (out,
             i));
     guint layer = i % 3;
 
+    fail_unless_equals_int (m->temporal_layer,
+        temporal_layers == 3 ? tl3[m->frame_id] : 0);
     fail_unless_equals_int (m->priority, layer);
     fail_unless_equals_int (m->drop, layer == 0 && m->frame_id % 5 == 0);
     if (layer == 0) {
@@ -296,6 +305,13 @@ GST_START_TEST (test_quality_tags_from_svcenc_meta)
   }
   g_ptr_array_unref (out);
   gst_harness_teardown (h);
+  g_free (launch);
+}
+
+GST_START_TEST (test_quality_tags_from_svcenc_meta)
+{
+  check_quality_tags (1);
+  check_quality_tags (3);
 }
 
 GST_END_TEST;
@@ -420,13 +436,43 @@ GST_START_TEST (test_svcdec_shows_highest_decodable_layer)
 
 GST_END_TEST;
 
-#define VP8_ENC "svcenc codec=vp8 temporal-layers=3 gop=8 bitrate=500000"
+#define VP9_TL_ENC "svcenc codec=vp9 spatial-layers=3 temporal-layers=3 " \
+    "gop=8 bitrate=600000 speed=8"
 
 static gboolean
 keep_below_tl2 (GstOctopusMeta *m)
 {
   return m->temporal_layer < 2;
 }
+
+/* frame 2 (TL1) loses Q2, frame 12 (TL0) loses Q0 */
+static gboolean
+keep_spatial_temporal_some (GstOctopusMeta *m)
+{
+  return !((m->frame_id == 2 && m->spatial_layer == 2)
+      || (m->frame_id == 12 && m->spatial_layer == 0));
+}
+
+GST_START_TEST (test_svcdec_vp9_spatial_and_temporal_losses)
+{
+  static const gint no_tl2[16] = { 2, -1, 2, -1, 2, -1, 2, -1, 2, -1, 2, -1,
+    2, -1, 2, -1
+  };
+  /* 3 (TL2) refs 2 at its own spatial layer: Q1; 4 (TL0) refs 0; 13 and 14
+   * ref 12, 15 refs 14: not decodable until the key picture at 16 */
+  static const gint some[16] = { 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, -1, -1,
+    -1, -1
+  };
+
+  assert_shown (decode_with_losses (VP9_TL_ENC, 16, keep_below_tl2,
+          "svcdec"), no_tl2, 16);
+  assert_shown (decode_with_losses (VP9_TL_ENC, 16,
+          keep_spatial_temporal_some, "svcdec"), some, 16);
+}
+
+GST_END_TEST;
+
+#define VP8_ENC "svcenc codec=vp8 temporal-layers=3 gop=8 bitrate=500000"
 
 /* frame 2 (TL1) and frame 12 (TL0) lost */
 static gboolean
@@ -470,6 +516,7 @@ svc_suite (void)
   tcase_add_test (tc, test_quality_tags_from_svcenc_meta);
   tcase_add_test (tc, test_flush_restarts_with_key_picture);
   tcase_add_test (tc, test_svcdec_shows_highest_decodable_layer);
+  tcase_add_test (tc, test_svcdec_vp9_spatial_and_temporal_losses);
   tcase_add_test (tc, test_svcdec_vp8_skips_frames_with_lost_references);
   return s;
 }
