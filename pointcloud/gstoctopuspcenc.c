@@ -3,13 +3,16 @@
  * them with the core's volumetric preset (octo_preset_volumetric), where
  * the meta's cell id is the cell's viewport rank so that cells 0 and 1 are
  * the front ones, as the preset (and octopustag policy=volumetric)
- * expects.  sent-log= writes bench/sim/octo-metrics' sender log. */
+ * expects.  sent-log= writes bench/sim/octo-metrics' sender log, scored by
+ * pc-view-quality.c from ssim-table= (DESIGN.md's live volumetric
+ * metric). */
 #include "gstoctopuspcenc.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
 #include "octo-frame-log.h"
 #include "octo-preset.h"
 #include "pc-encode.h"
+#include "pc-ssim-table.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,15 +32,18 @@ enum {
   PROP_CAMERA_POSITION,
   PROP_CAMERA_DIRECTION,
   PROP_SENT_LOG,
+  PROP_SSIM_TABLE,
+  PROP_THREADS,
   PROP_STATS,
 };
 
 #define DEFAULT_CELLS 2
 #define DEFAULT_DENSITY_LAYERS 5
 #define DEFAULT_METHOD OCTO_PC_DRACO_KD_TREE
-#define DEFAULT_SPEED 6
+#define DEFAULT_SPEED 4
 #define DEFAULT_POSITION_BITS 11
 #define DEFAULT_SEED 0
+#define DEFAULT_THREADS 0
 /* in front of the scene, looking along +z */
 static const float default_camera_position[3] = { 0.0f, 0.0f, -10.0f };
 static const float default_camera_direction[3] = { 0.0f, 0.0f, 1.0f };
@@ -49,8 +55,12 @@ struct _GstOctopusPcEnc {
   OctoPcEncodeConfig config;
   OctoPcViewport viewport;
   gchar *sent_log;
+  gchar *ssim_table_path;
+  guint threads;
 
   FILE *log;
+  OctoPcWorkers *workers;
+  OctoPcSsimTable *ssim_table;
   guint32 frame_id;
   GstSegment segment;
   guint64 frames, messages, payload_bytes, points;
@@ -126,7 +136,7 @@ gst_octopus_pc_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
   gst_buffer_map (in, &map, GST_MAP_READ);
   n = map.size / sizeof (OctoPcPoint);
   msgs = octo_pc_encode_frame ((const OctoPcPoint *) map.data, n, &config,
-      &viewport, frame_id, &error);
+      &viewport, frame_id, self->workers, &error);
   gst_buffer_unmap (in, &map);
   if (!msgs) {
     GST_ELEMENT_ERROR (self, LIBRARY, ENCODE, ("Draco could not encode a "
@@ -164,7 +174,10 @@ gst_octopus_pc_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
         .frame = frame_id, .index = i,
         .capture = GST_CLOCK_TIME_IS_VALID (capture) ? capture : 0,
         .keyframe = TRUE,
-        .quality = n ? (gdouble) msg->points / (gdouble) n : 0.0,
+        .quality = self->ssim_table ?
+            octo_pc_view_layer_quality (self->ssim_table, msg->cell_share,
+            msg->distance, msg->layer, config.n_layers) :
+            n ? (gdouble) msg->points / (gdouble) n : 0.0,
       };
       gchar line[OCTO_FRAME_LOG_ROW_MAX];
       fwrite (line, 1, octo_frame_log_sent_row (&row, line), self->log);
@@ -211,6 +224,18 @@ gst_octopus_pc_enc_sink_event (GstPad *pad, GstObject *parent,
   return gst_pad_event_default (pad, parent, event);
 }
 
+/* What READY -> PAUSED acquires. */
+static void
+release (GstOctopusPcEnc *self)
+{
+  if (self->log) {
+    fclose (self->log);
+    self->log = NULL;
+  }
+  g_clear_pointer (&self->ssim_table, octo_pc_ssim_table_free);
+  g_clear_pointer (&self->workers, octo_pc_workers_free);
+}
+
 static GstStateChangeReturn
 gst_octopus_pc_enc_change_state (GstElement *element,
     GstStateChange transition)
@@ -219,19 +244,40 @@ gst_octopus_pc_enc_change_state (GstElement *element,
   GstStateChangeReturn ret;
 
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
-    gchar *path;
+    gchar *path, *table_path;
+    guint threads;
     GST_OBJECT_LOCK (self);
     path = g_strdup (self->sent_log);
+    table_path = g_strdup (self->ssim_table_path);
+    threads = self->threads ? self->threads :
+        octo_pc_workers_default_threads ();
     self->frame_id = 0;
     self->frames = self->messages = self->payload_bytes = self->points = 0;
     GST_OBJECT_UNLOCK (self);
     gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
+    if (table_path) {
+      GError *error = NULL;
+      self->ssim_table = octo_pc_ssim_table_load (table_path, &error);
+      if (!self->ssim_table) {
+        GST_ELEMENT_ERROR (self, RESOURCE, READ,
+            ("Could not read SSIM table '%s'", table_path), ("%s",
+                error->message));
+        g_error_free (error);
+        g_free (table_path);
+        g_free (path);
+        release (self);
+        return GST_STATE_CHANGE_FAILURE;
+      }
+    }
+    g_free (table_path);
+    self->workers = octo_pc_workers_new (threads);
     if (path) {
       self->log = fopen (path, "w");
       if (!self->log) {
         GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
             ("Could not write sent log '%s'", path), GST_ERROR_SYSTEM);
         g_free (path);
+        release (self);
         return GST_STATE_CHANGE_FAILURE;
       }
       fputs (OCTO_FRAME_LOG_SENT_HEADER, self->log);
@@ -239,10 +285,8 @@ gst_octopus_pc_enc_change_state (GstElement *element,
     g_free (path);
   }
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && self->log) {
-    fclose (self->log);
-    self->log = NULL;
-  }
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    release (self);
   return ret;
 }
 
@@ -319,6 +363,13 @@ gst_octopus_pc_enc_set_property (GObject *object, guint prop_id,
       g_free (self->sent_log);
       self->sent_log = g_value_dup_string (value);
       break;
+    case PROP_SSIM_TABLE:
+      g_free (self->ssim_table_path);
+      self->ssim_table_path = g_value_dup_string (value);
+      break;
+    case PROP_THREADS:
+      self->threads = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -364,6 +415,12 @@ gst_octopus_pc_enc_get_property (GObject *object, guint prop_id,
     case PROP_SENT_LOG:
       g_value_set_string (value, self->sent_log);
       break;
+    case PROP_SSIM_TABLE:
+      g_value_set_string (value, self->ssim_table_path);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint (value, self->threads);
+      break;
     case PROP_STATS:
       g_value_take_boxed (value, stats (self));
       break;
@@ -379,6 +436,7 @@ gst_octopus_pc_enc_finalize (GObject *object)
 {
   GstOctopusPcEnc *self = GST_OCTOPUS_PC_ENC (object);
   g_free (self->sent_log);
+  g_free (self->ssim_table_path);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -440,9 +498,20 @@ gst_octopus_pc_enc_class_init (GstOctopusPcEncClass *klass)
   g_object_class_install_property (gobject_class, PROP_SENT_LOG,
       g_param_spec_string ("sent-log", "Sent log",
           "CSV of every message sent (frame,index,capture_ns,keyframe,"
-          "temporal_layer,level,quality; index = send order, quality = the "
-          "layer's fraction of the frame's points) for bench/sim/octo-metrics",
+          "temporal_layer,level,quality; index = send order) for "
+          "bench/sim/octo-metrics; quality = the SSIM the layer adds to its "
+          "frame by ssim-table (else its fraction of the frame's points)",
           NULL, rw));
+  g_object_class_install_property (gobject_class, PROP_SSIM_TABLE,
+      g_param_spec_string ("ssim-table", "SSIM table",
+          "The (distance, density) -> SSIM table (CSV, e.g. "
+          "data/pointcloud/ssim-table.csv) that scores the sent log: each "
+          "cell at its density and its distance from camera-position, "
+          "weighted by its share of the points", NULL, rw));
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "Threads coding a frame's layers (0: the processors, at most 4); "
+          "the output does not depend on it", 0, 64, DEFAULT_THREADS, rw));
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
           "frames, messages, bytes (headers + Draco) and points so far",
@@ -479,6 +548,7 @@ gst_octopus_pc_enc_init (GstOctopusPcEnc *self)
   self->config = (OctoPcEncodeConfig) { DEFAULT_CELLS, DEFAULT_CELLS,
     DEFAULT_DENSITY_LAYERS, DEFAULT_METHOD, DEFAULT_SPEED,
     DEFAULT_POSITION_BITS, DEFAULT_SEED };
+  self->threads = DEFAULT_THREADS;
   memcpy (self->viewport.position, default_camera_position,
       sizeof (default_camera_position));
   memcpy (self->viewport.direction, default_camera_direction,

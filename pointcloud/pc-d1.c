@@ -1,118 +1,131 @@
-/* gst-octopus point clouds: D1 PSNR over a uniform grid of buckets. */
+/* gst-octopus point clouds: D1 PSNR with nearest neighbours from a
+ * balanced kd-tree (a uniform grid degrades badly when whole cells of one
+ * cloud are missing from the other: queries far from every point). */
 #include "pc-d1.h"
 
 #include <math.h>
 
 typedef struct {
-  float min[3];
-  float cell;
-  gint dim[3];
-  guint *start;                 /* bucket b holds order[start[b]..start[b+1]) */
-  guint *order;
   const OctoPcPoint *pts;
-} Grid;
+  guint *idx;                   /* the tree: node i of idx[lo..hi) is the
+                                 * median idx[(lo + hi) / 2], split on the
+                                 * axis of its depth */
+} KdTree;
 
-static gint
-coord (const Grid *g, float v, guint a)
+static float
+coord (const KdTree *t, gsize i, guint axis)
 {
-  gint c = (gint) floorf ((v - g->min[a]) / g->cell);
-  return CLAMP (c, 0, g->dim[a] - 1);
+  return t->pts[t->idx[i]].xyz[axis];
 }
 
 static void
-grid_build (Grid *g, const OctoPcPoint *pts, gsize n)
+swap (guint *idx, gsize i, gsize j)
 {
-  float max[3], extent = 0.0f;
-  guint n_buckets;
-  guint *fill;
+  guint tmp = idx[i];
+  idx[i] = idx[j];
+  idx[j] = tmp;
+}
 
-  octo_pc_bounds (pts, n, g->min, max);
-  for (guint a = 0; a < 3; a++)
-    extent = MAX (extent, max[a] - g->min[a]);
-  /* about two points per bucket over a surface-like cloud */
-  g->cell = extent > 0 ? extent / (float) MAX (1.0, sqrt (n / 2.0)) : 1.0f;
-  for (guint a = 0; a < 3; a++)
-    g->dim[a] = MIN ((gint) ((max[a] - g->min[a]) / g->cell) + 1, 1024);
-  n_buckets = g->dim[0] * g->dim[1] * g->dim[2];
-  g->start = g_new0 (guint, n_buckets + 1);
-  g->order = g_new (guint, n);
-  g->pts = pts;
-  for (gsize i = 0; i < n; i++) {
-    guint b = coord (g, pts[i].xyz[0], 0) + g->dim[0] * (coord (g,
-            pts[i].xyz[1], 1) + g->dim[1] * coord (g, pts[i].xyz[2], 2));
-    g->start[b + 1]++;
+/* Reorders idx[lo..hi) so that idx[k] holds the element a sort on @axis
+ * would put there, smaller-or-equal ones before it, larger-or-equal after
+ * (Hoare's selection, middle pivot). */
+static void
+select_kth (KdTree *t, gsize lo, gsize hi, gsize k, guint axis)
+{
+  while (hi - lo > 1) {
+    float pivot = coord (t, lo + (hi - lo) / 2, axis);
+    gsize i = lo, j = hi - 1;
+    while (i <= j) {
+      while (coord (t, i, axis) < pivot)
+        i++;
+      while (coord (t, j, axis) > pivot)
+        j--;
+      if (i <= j) {
+        swap (t->idx, i, j);
+        i++;
+        if (j == 0)
+          break;
+        j--;
+      }
+    }
+    if (k <= j)
+      hi = j + 1;
+    else if (k >= i)
+      lo = i;
+    else
+      return;
   }
-  for (guint b = 0; b < n_buckets; b++)
-    g->start[b + 1] += g->start[b];
-  fill = g_memdup2 (g->start, n_buckets * sizeof (guint));
-  for (gsize i = 0; i < n; i++) {
-    guint b = coord (g, pts[i].xyz[0], 0) + g->dim[0] * (coord (g,
-            pts[i].xyz[1], 1) + g->dim[1] * coord (g, pts[i].xyz[2], 2));
-    g->order[fill[b]++] = (guint) i;
-  }
-  g_free (fill);
+}
+
+static void
+build (KdTree *t, gsize lo, gsize hi, guint depth)
+{
+  gsize mid;
+
+  if (hi - lo <= 1)
+    return;
+  mid = (lo + hi) / 2;
+  select_kth (t, lo, hi, mid, depth % 3);
+  build (t, lo, mid, depth + 1);
+  build (t, mid + 1, hi, depth + 1);
 }
 
 static double
 sq_dist (const float *p, const float *q)
 {
-  double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+  double dx = (double) p[0] - q[0], dy = (double) p[1] - q[1],
+      dz = (double) p[2] - q[2];
   return dx * dx + dy * dy + dz * dz;
 }
 
-/* Searches shells of buckets around @p until no nearer point can exist. */
-static double
-nearest (const Grid *g, const float *p)
+static void
+search (const KdTree *t, gsize lo, gsize hi, guint depth, const float *p,
+    double *best)
 {
-  gint c[3];
-  double best = INFINITY;
-  gint max_r = MAX (g->dim[0], MAX (g->dim[1], g->dim[2]));
+  while (hi > lo) {
+    gsize mid = (lo + hi) / 2;
+    const float *m = t->pts[t->idx[mid]].xyz;
+    guint axis = depth % 3;
+    double diff = (double) p[axis] - m[axis];
 
-  for (guint a = 0; a < 3; a++)
-    c[a] = coord (g, p[a], a);
-  for (gint r = 0; r <= max_r; r++) {
-    for (gint z = c[2] - r; z <= c[2] + r; z++) {
-      if (z < 0 || z >= g->dim[2])
-        continue;
-      for (gint y = c[1] - r; y <= c[1] + r; y++) {
-        if (y < 0 || y >= g->dim[1])
-          continue;
-        for (gint x = c[0] - r; x <= c[0] + r; x++) {
-          guint b;
-          if (x < 0 || x >= g->dim[0])
-            continue;
-          /* only the shell at distance r */
-          if (ABS (x - c[0]) != r && ABS (y - c[1]) != r
-              && ABS (z - c[2]) != r)
-            continue;
-          b = x + g->dim[0] * (y + g->dim[1] * z);
-          for (guint k = g->start[b]; k < g->start[b + 1]; k++)
-            best = MIN (best, sq_dist (p, g->pts[g->order[k]].xyz));
-        }
-      }
+    *best = MIN (*best, sq_dist (p, m));
+    depth++;
+    /* the near side first; the far side only if the splitting plane is
+     * nearer than the best so far */
+    if (diff < 0) {
+      search (t, lo, mid, depth, p, best);
+      if (diff * diff >= *best)
+        return;
+      lo = mid + 1;
+    } else {
+      search (t, mid + 1, hi, depth, p, best);
+      if (diff * diff >= *best)
+        return;
+      hi = mid;
     }
-    /* every point in a farther shell is at least r cells away (a query
-     * clamped into the grid is treated as inside) */
-    if (best <= (double) r * g->cell * (double) r * g->cell)
-      break;
   }
-  return best;
 }
 
 double
 octo_pc_d1_mse (const OctoPcPoint *a, gsize n_a, const OctoPcPoint *b,
     gsize n_b)
 {
-  Grid g;
+  KdTree t = { b, g_new (guint, MAX (n_b, 1u)) };
   double sum = 0.0;
 
-  if (n_a == 0)
+  if (n_a == 0) {
+    g_free (t.idx);
     return 0.0;
-  grid_build (&g, b, n_b);
-  for (gsize i = 0; i < n_a; i++)
-    sum += nearest (&g, a[i].xyz);
-  g_free (g.start);
-  g_free (g.order);
+  }
+  for (gsize i = 0; i < n_b; i++)
+    t.idx[i] = (guint) i;
+  build (&t, 0, n_b, 0);
+  for (gsize i = 0; i < n_a; i++) {
+    double best = INFINITY;
+    search (&t, 0, n_b, 0, a[i].xyz, &best);
+    sum += best;
+  }
+  g_free (t.idx);
   return sum / (double) n_a;
 }
 

@@ -41,7 +41,8 @@ cmp_double (gconstpointer a, gconstpointer b)
 }
 
 OctoPcSsimTable *
-octo_pc_ssim_table_parse (const gchar *text, GError **error)
+octo_pc_ssim_table_parse (const gchar *text, const gchar *name,
+    GError **error)
 {
   gchar **lines = g_strsplit (text, "\n", -1);
   GArray *rows = g_array_new (FALSE, FALSE, sizeof (Row));
@@ -51,7 +52,7 @@ octo_pc_ssim_table_parse (const gchar *text, GError **error)
   if (!lines[0] || !g_str_has_prefix (g_strstrip (lines[0]),
           "distance,density,ssim")) {
     g_set_error (error, OCTO_PC_SSIM_TABLE_ERROR, 0,
-        "line 1: expected the header 'distance,density,ssim'");
+        "%s:1: expected the header 'distance,density,ssim'", name);
     goto out;
   }
   for (guint i = 1; lines[i]; i++) {
@@ -71,8 +72,8 @@ octo_pc_ssim_table_parse (const gchar *text, GError **error)
     g_array_append_val (rows, r);
     continue;
   bad_row:
-    g_set_error (error, OCTO_PC_SSIM_TABLE_ERROR, 0, "line %u: expected "
-        "distance > 0, 0 < density <= 1, -1 <= ssim <= 1", i + 1);
+    g_set_error (error, OCTO_PC_SSIM_TABLE_ERROR, 0, "%s:%u: expected "
+        "distance > 0, 0 < density <= 1, -1 <= ssim <= 1", name, i + 1);
     goto out;
   }
   t = g_new0 (OctoPcSsimTable, 1);
@@ -88,8 +89,9 @@ octo_pc_ssim_table_parse (const gchar *text, GError **error)
   nd = t->densities->len;
   nr = t->distances->len;
   if (rows->len == 0 || rows->len != nd * nr) {
-    g_set_error (error, OCTO_PC_SSIM_TABLE_ERROR, 0, "%u rows do not form "
-        "a full grid of %u distances x %u densities", rows->len, nr, nd);
+    g_set_error (error, OCTO_PC_SSIM_TABLE_ERROR, 0, "%s:0: %u rows do "
+        "not form a full grid of %u distances x %u densities", name,
+        rows->len, nr, nd);
     octo_pc_ssim_table_free (t);
     t = NULL;
     goto out;
@@ -99,8 +101,8 @@ octo_pc_ssim_table_parse (const gchar *text, GError **error)
     const Row *r = &g_array_index (rows, Row, i);
     if (r->distance != g_array_index (t->distances, double, i / nd)
         || r->density != g_array_index (t->densities, double, i % nd)) {
-      g_set_error (error, OCTO_PC_SSIM_TABLE_ERROR, 0, "rows do not form a "
-          "full grid (distance %g lacks density %g)",
+      g_set_error (error, OCTO_PC_SSIM_TABLE_ERROR, 0, "%s:0: rows do not "
+          "form a full grid (distance %g lacks density %g)", name,
           g_array_index (t->distances, double, i / nd),
           g_array_index (t->densities, double, i % nd));
       octo_pc_ssim_table_free (t);
@@ -112,6 +114,19 @@ octo_pc_ssim_table_parse (const gchar *text, GError **error)
 out:
   g_array_unref (rows);
   g_strfreev (lines);
+  return t;
+}
+
+OctoPcSsimTable *
+octo_pc_ssim_table_load (const gchar *path, GError **error)
+{
+  gchar *text;
+  OctoPcSsimTable *t;
+
+  if (!g_file_get_contents (path, &text, NULL, error))
+    return NULL;
+  t = octo_pc_ssim_table_parse (text, path, error);
+  g_free (text);
   return t;
 }
 

@@ -16,8 +16,14 @@ GQuark octo_pc_ssim_table_error_quark (void);
 
 typedef struct _OctoPcSsimTable OctoPcSsimTable;
 
-/* Parses the CSV text; errors name the line. */
+/* Parses the CSV text of the file @name; errors read "NAME:LINE: reason"
+ * (LINE 0 for a problem of the whole table). */
 OctoPcSsimTable *octo_pc_ssim_table_parse (const gchar *text,
+    const gchar *name, GError **error);
+
+/* Reads and parses the file @path (errors as above, or why it could not
+ * be read). */
+OctoPcSsimTable *octo_pc_ssim_table_load (const gchar *path,
     GError **error);
 void octo_pc_ssim_table_free (OctoPcSsimTable *table);
 

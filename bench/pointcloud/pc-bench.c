@@ -1,7 +1,8 @@
 /* pc-bench: the cost of layering a point-cloud frame.  Densifies a PLY
  * cloud to about 100 k points (jittered copies), then times per frame —
  * layered: octo_pc_encode_frame (cells x density layers, each layer its
- * own Draco stream on the shared grid) and decoding + merging all layers;
+ * own Draco stream on the shared grid; on the worker threads and, for
+ * reference, on one) and decoding + merging all layers;
  * baseline: one Draco encode and decode of the whole frame on the same
  * grid, method and speed — and compares the bytes.  Prints the medians
  * and the ratios to the baseline measured in the same run.
@@ -14,9 +15,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static gint target_points = 100000, frames = 15, cells = 2, layers = 5;
-static gint speed = 6, bits = 11;
+static gint speed = 4, bits = 11, threads = 0;
 static gboolean sequential = FALSE;
 
 static const GOptionEntry entries[] = {
@@ -29,9 +31,12 @@ static const GOptionEntry entries[] = {
   {"layers", 'l', 0, G_OPTION_ARG_INT, &layers,
       "Density layers per cell (default 5; 2x2x5 = 20 layers)", "N"},
   {"speed", 's', 0, G_OPTION_ARG_INT, &speed,
-      "Draco speed 0..10 (default 6, octopuspcenc's)", "N"},
+      "Draco speed 0..10 (default 4, octopuspcenc's)", "N"},
   {"bits", 'b', 0, G_OPTION_ARG_INT, &bits,
       "Position quantisation bits (default 11)", "N"},
+  {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
+      "Threads coding the layers (default 0: octopuspcenc's default, the "
+      "processors up to 4)", "N"},
   {"sequential", 0, 0, G_OPTION_ARG_NONE, &sequential,
       "Draco sequential coding instead of kd-tree", NULL},
   G_OPTION_ENTRY_NULL
@@ -75,10 +80,36 @@ densify (const GArray *src, guint target)
   return out;
 }
 
+/* Wall time, and CPU time of all the process's threads: on a busy
+ * machine the CPU time still says what the work costs. */
+enum { ENC_LAYERED, ENC_LAYERED_1, DEC_LAYERED, ENC_SINGLE, DEC_SINGLE,
+  N_MEASURES };
+
+typedef struct {
+  double wall0, cpu0;
+  double *wall[N_MEASURES], *cpu[N_MEASURES];
+} Clock;
+
 static double
-now_ms (void)
+cpu_ms (void)
 {
-  return g_get_monotonic_time () / 1000.0;
+  struct timespec ts;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void
+start (Clock *c)
+{
+  c->wall0 = g_get_monotonic_time () / 1000.0;
+  c->cpu0 = cpu_ms ();
+}
+
+static void
+stop (Clock *c, guint measure, gint frame)
+{
+  c->wall[measure][frame] = g_get_monotonic_time () / 1000.0 - c->wall0;
+  c->cpu[measure][frame] = cpu_ms () - c->cpu0;
 }
 
 int
@@ -91,13 +122,14 @@ main (int argc, char **argv)
   GArray *src, *cloud;
   OctoPcEncodeConfig config;
   OctoPcViewport vp = { {0, 0, -10}, {0, 0, 1} };
-  double *enc_l, *dec_l, *enc_s, *dec_s;
+  Clock clk;
+  OctoPcWorkers *workers, *one;
   gsize bytes_l = 0, bytes_s = 0;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2
       || frames < 1 || cells < 1 || cells > OCTO_PC_MAX_GRID || layers < 1
-      || layers > OCTO_PC_MAX_LAYERS) {
+      || layers > OCTO_PC_MAX_LAYERS || threads < 0 || threads > 64) {
     g_printerr ("pc-bench: %s\n%s", error ? error->message :
         "need one PLY file and sane options",
         g_option_context_get_help (ctx, TRUE, NULL));
@@ -113,10 +145,13 @@ main (int argc, char **argv)
   config = (OctoPcEncodeConfig) { cells, cells, layers,
     sequential ? OCTO_PC_DRACO_SEQUENTIAL : OCTO_PC_DRACO_KD_TREE, speed,
     bits, 0 };
-  enc_l = g_new (double, frames);
-  dec_l = g_new (double, frames);
-  enc_s = g_new (double, frames);
-  dec_s = g_new (double, frames);
+  workers = octo_pc_workers_new (threads ? (guint) threads :
+      octo_pc_workers_default_threads ());
+  one = octo_pc_workers_new (1);
+  for (guint m = 0; m < N_MEASURES; m++) {
+    clk.wall[m] = g_new (double, frames);
+    clk.cpu[m] = g_new (double, frames);
+  }
 
   for (gint f = 0; f < frames; f++) {
     const OctoPcPoint *pts = (const OctoPcPoint *) cloud->data;
@@ -126,16 +161,22 @@ main (int argc, char **argv)
     float min[3], max[3];
     GArray *msgs, *whole_dec;
     GBytes *whole;
-    double t0;
 
-    /* layered: encode (partition included), then decode and merge */
-    t0 = now_ms ();
+    /* layered: encode (partition included) on one thread and on the
+     * workers (the same bytes), then decode and merge */
+    start (&clk);
     msgs = octo_pc_encode_frame (pts, cloud->len, &config, &vp, (guint32) f,
-        &error);
-    enc_l[f] = now_ms () - t0;
+        one, &error);
+    stop (&clk, ENC_LAYERED_1, f);
+    g_assert_no_error (error);
+    octo_pc_layer_messages_free (msgs);
+    start (&clk);
+    msgs = octo_pc_encode_frame (pts, cloud->len, &config, &vp, (guint32) f,
+        workers, &error);
+    stop (&clk, ENC_LAYERED, f);
     g_assert_no_error (error);
     bytes_l = 0;
-    t0 = now_ms ();
+    start (&clk);
     for (guint i = 0; i < msgs->len; i++) {
       GBytes *b = g_array_index (msgs, OctoPcLayerMessage, i).message;
       bytes_l += g_bytes_get_size (b);
@@ -144,56 +185,72 @@ main (int argc, char **argv)
         g_error ("layer %u: %s", i, error ? error->message : "refused");
     }
     done = octo_pc_merger_flush (merger);
-    dec_l[f] = now_ms () - t0;
+    stop (&clk, DEC_LAYERED, f);
     g_assert_cmpuint (done->points->len, ==, cloud->len);
     octo_pc_merged_frame_free (done);
     octo_pc_merger_free (merger);
     octo_pc_layer_messages_free (msgs);
 
     /* baseline: the whole frame as one Draco stream on the same grid */
-    t0 = now_ms ();
+    start (&clk);
     octo_pc_bounds (pts, cloud->len, min, max);
     for (guint a = 0; a < 3; a++) {
       params.origin[a] = min[a];
       params.range = MAX (params.range, max[a] - min[a]);
     }
     whole = octo_pc_draco_encode (pts, NULL, cloud->len, &params, &error);
-    enc_s[f] = now_ms () - t0;
+    stop (&clk, ENC_SINGLE, f);
     g_assert_no_error (error);
     bytes_s = g_bytes_get_size (whole);
     whole_dec = g_array_new (FALSE, FALSE, sizeof (OctoPcPoint));
-    t0 = now_ms ();
+    start (&clk);
     if (!octo_pc_draco_decode (g_bytes_get_data (whole, NULL), bytes_s,
             whole_dec, &error))
       g_error ("whole frame: %s", error->message);
-    dec_s[f] = now_ms () - t0;
+    stop (&clk, DEC_SINGLE, f);
     g_assert_cmpuint (whole_dec->len, ==, cloud->len);
     g_array_unref (whole_dec);
     g_bytes_unref (whole);
   }
 
   {
-    double el = median (enc_l, frames), es = median (enc_s, frames);
-    double dl = median (dec_l, frames), ds = median (dec_s, frames);
+    static const char *rows[] = { "encode", "encode, layers on 1 thread",
+      "decode (+ merge)" };
+    static const guint layered[] = { ENC_LAYERED, ENC_LAYERED_1,
+      DEC_LAYERED };
+    static const guint single[] = { ENC_SINGLE, ENC_SINGLE, DEC_SINGLE };
+    double ratio[3];
+
     printf ("pc-bench: %u points (%s densified), %dx%d cells x %d layers "
-        "= %d messages, Draco %s speed %d, %d bits, median of %d frames\n",
+        "= %d messages, Draco %s speed %d, %d bits, median of %d frames; "
+        "layers coded on %u threads, the single stream on 1 (Draco codes "
+        "one stream on one thread)\n",
         cloud->len, argv[1], cells, cells, layers, cells * cells * layers,
-        sequential ? "sequential" : "kd-tree", speed, bits, frames);
-    printf ("%-28s %10s %10s %8s\n", "per frame", "layered", "single",
-        "ratio");
-    printf ("%-28s %10.2f %10.2f %8.3f\n", "encode ms", el, es, el / es);
-    printf ("%-28s %10.2f %10.2f %8.3f\n", "decode (+ merge) ms", dl, ds,
-        dl / ds);
+        sequential ? "sequential" : "kd-tree", speed, bits, frames,
+        octo_pc_workers_threads (workers));
+    printf ("%-28s %10s %10s %8s %10s %10s\n", "per frame, ms", "layered",
+        "single", "ratio", "cpu lay.", "cpu sing.");
+    for (guint r = 0; r < 3; r++) {
+      double wl = median (clk.wall[layered[r]], frames);
+      double ws = median (clk.wall[single[r]], frames);
+      ratio[r] = wl / ws;
+      printf ("%-28s %10.2f %10.2f %8.3f %10.2f %10.2f\n", rows[r], wl, ws,
+          ratio[r], median (clk.cpu[layered[r]], frames),
+          median (clk.cpu[single[r]], frames));
+    }
     printf ("%-28s %10zu %10zu %8.3f\n", "bytes (layer headers incl.)",
         bytes_l, bytes_s, (double) bytes_l / (double) bytes_s);
-    printf ("layering overhead: %+.1f %% bytes, %+.1f %% encode time\n",
+    printf ("layering overhead: %+.1f %% bytes, %+.1f %% encode time "
+        "(%+.1f %% on 1 thread)\n",
         100.0 * ((double) bytes_l / (double) bytes_s - 1.0),
-        100.0 * (el / es - 1.0));
+        100.0 * (ratio[0] - 1.0), 100.0 * (ratio[1] - 1.0));
   }
-  g_free (enc_l);
-  g_free (dec_l);
-  g_free (enc_s);
-  g_free (dec_s);
+  for (guint m = 0; m < N_MEASURES; m++) {
+    g_free (clk.wall[m]);
+    g_free (clk.cpu[m]);
+  }
+  octo_pc_workers_free (workers);
+  octo_pc_workers_free (one);
   g_array_unref (cloud);
   g_array_unref (src);
   g_option_context_free (ctx);

@@ -2,6 +2,7 @@
  * density layers, viewport ranks, send order and the receiver's merge. */
 #include "pc-animate.h"
 #include "pc-draco.h"
+#include "pc-encode.h"
 #include "pc-layer.h"
 #include "pc-partition.h"
 #include "pc-ply.h"
@@ -556,6 +557,46 @@ test_animation_turns_about_the_centre (void)
   g_assert_cmpuint (dst[1].rgb[0], ==, 255);
 }
 
+/* The worker pool changes who codes a layer, never the bytes or order. */
+static void
+test_encode_on_workers_matches_one_thread (void)
+{
+  GRand *r = g_rand_new_with_seed (5);
+  OctoPcPoint *pts = g_new0 (OctoPcPoint, 3000);
+  OctoPcEncodeConfig config = { 2, 2, 5, OCTO_PC_DRACO_KD_TREE, 4, 11, 9 };
+  OctoPcViewport vp = { {0, 0, -10}, {0, 0, 1} };
+  GArray *serial;
+
+  for (guint i = 0; i < 3000; i++)
+    for (guint a = 0; a < 3; a++) {
+      pts[i].xyz[a] = (float) g_rand_double (r);
+      pts[i].rgb[a] = (guint8) g_rand_int_range (r, 0, 256);
+    }
+  serial = octo_pc_encode_frame (pts, 3000, &config, &vp, 3, NULL, NULL);
+  g_assert_nonnull (serial);
+  g_assert_cmpuint (serial->len, ==, 20);
+  for (guint threads = 1; threads <= 3; threads++) {
+    OctoPcWorkers *w = octo_pc_workers_new (threads);
+    GArray *par = octo_pc_encode_frame (pts, 3000, &config, &vp, 3, w, NULL);
+    g_assert_cmpuint (octo_pc_workers_threads (w), ==, threads);
+    g_assert_cmpuint (par->len, ==, serial->len);
+    for (guint i = 0; i < par->len; i++) {
+      const OctoPcLayerMessage *a = &g_array_index (serial,
+          OctoPcLayerMessage, i), *b = &g_array_index (par,
+          OctoPcLayerMessage, i);
+      g_assert_true (g_bytes_equal (a->message, b->message));
+      g_assert_cmpuint (a->cell, ==, b->cell);
+      g_assert_cmpuint (a->layer, ==, b->layer);
+      g_assert_cmpuint (a->points, ==, b->points);
+    }
+    octo_pc_layer_messages_free (par);
+    octo_pc_workers_free (w);
+  }
+  octo_pc_layer_messages_free (serial);
+  g_free (pts);
+  g_rand_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -581,6 +622,8 @@ main (int argc, char **argv)
       test_viewport_decides_front_cells);
   g_test_add_func ("/pc/partition/send-order-is-front-first-by-layer",
       test_send_order_is_front_first_by_layer);
+  g_test_add_func ("/pc/encode/on-workers-matches-one-thread",
+      test_encode_on_workers_matches_one_thread);
   g_test_add_func ("/pc/merge/any-subset-of-layers-merges",
       test_any_subset_of_layers_merges);
   g_test_add_func ("/pc/merge/completes-on-newer-frame-and-drops-late",

@@ -8,10 +8,12 @@
 #include "gst/octopus/gstoctopusmeta.h"
 #include "gstoctopuspcdec.h"
 #include "pc-layer.h"
+#include "pc-partition.h"
 #include "pc-ply.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A cloud with @per_cell points in each quadrant of the x-z square
@@ -132,6 +134,107 @@ GST_START_TEST (test_encoder_order_and_tags_follow_the_viewport)
     fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
     gst_harness_teardown (h);
   }
+}
+
+GST_END_TEST;
+
+/* Density 0.5 and 1 at distances 1 and 3: with 5 layers, T(k/5) at
+ * distance >= 3 is 0.24, 0.48, 0.68, 0.84, 1. */
+static const gchar *small_table = "distance,density,ssim\n"
+    "1,0.5,0.4\n1,1,0.8\n3,0.5,0.6\n3,1,1.0\n";
+
+GST_START_TEST (test_encoder_sent_log_scores_layers_by_the_ssim_table)
+{
+  /* the default viewer is about 5 extents (the quadrant cloud spans 2)
+   * from every cell, beyond the table: each cell (a quarter of the
+   * points) adds 0.25 x the increments 0.24, 0.24, 0.2, 0.16, 0.16 */
+  static const double increment[5] = { 0.24, 0.24, 0.2, 0.16, 0.16 };
+  gchar *dir = g_dir_make_tmp ("pcenc-XXXXXX", NULL);
+  gchar *table = g_build_filename (dir, "t.csv", NULL);
+  gchar *log = g_build_filename (dir, "sent.csv", NULL);
+  gchar *launch, *text, **lines;
+  GstHarness *h;
+  double sum[2] = { 0, 0 };
+
+  fail_unless (g_file_set_contents (table, small_table, -1, NULL));
+  launch = g_strdup_printf ("octopuspcenc sent-log=%s ssim-table=%s", log,
+      table);
+  h = encoder_harness (launch);
+  for (guint frame = 0; frame < 2; frame++)
+    fail_unless_equals_int (gst_harness_push (h, quadrant_cloud (250,
+                frame)), GST_FLOW_OK);
+  gst_harness_teardown (h);
+
+  fail_unless (g_file_get_contents (log, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  fail_unless_equals_string (lines[0],
+      "frame,index,capture_ns,keyframe,temporal_layer,level,quality");
+  for (guint i = 0; i < 40; i++) {
+    gchar **f = g_strsplit (lines[i + 1], ",", -1);
+    guint frame = i / 20, index = i % 20, rank, layer;
+    double q = g_ascii_strtod (f[6], NULL);
+    octo_pc_send_order (4, 5, index, &rank, &layer);
+    fail_unless_equals_int (atoi (f[0]), frame);
+    fail_unless_equals_int (atoi (f[1]), index);
+    fail_unless (fabs (q - 0.25 * increment[layer]) < 1e-9,
+        "frame %u message %u: quality %g, expected %g", frame, index, q,
+        0.25 * increment[layer]);
+    sum[frame] += q;
+    g_strfreev (f);
+  }
+  fail_unless_equals_string (lines[41], "");
+  /* all layers of every cell: full density scores 1 */
+  fail_unless (fabs (sum[0] - 1.0) < 1e-9 && fabs (sum[1] - 1.0) < 1e-9);
+
+  g_strfreev (lines);
+  g_free (text);
+  g_free (launch);
+  g_unlink (log);
+  g_unlink (table);
+  g_rmdir (dir);
+  g_free (log);
+  g_free (table);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_encoder_bad_ssim_table_names_file_and_line)
+{
+  gchar *dir = g_dir_make_tmp ("pcenc-XXXXXX", NULL);
+  gchar *table = g_build_filename (dir, "bad.csv", NULL);
+  gchar *expected = g_strdup_printf ("%s:3: expected distance > 0, "
+      "0 < density <= 1, -1 <= ssim <= 1", table);
+  GstElement *pipeline = gst_pipeline_new (NULL);
+  GstElement *enc = gst_element_factory_make ("octopuspcenc", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GError *error = NULL;
+  gchar *debug = NULL;
+
+  fail_unless (g_file_set_contents (table,
+          "distance,density,ssim\n1,1,1\n1,0.5,oops\n", -1, NULL));
+  g_object_set (enc, "ssim-table", table, NULL);
+  gst_bin_add (GST_BIN (pipeline), enc);
+  fail_unless_equals_int (gst_element_set_state (pipeline,
+          GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &error, &debug);
+  fail_unless (strstr (error->message, table) != NULL, "%s", error->message);
+  fail_unless (debug && strstr (debug, expected) != NULL, "%s", debug);
+
+  g_error_free (error);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_unlink (table);
+  g_rmdir (dir);
+  g_free (expected);
+  g_free (table);
+  g_free (dir);
 }
 
 GST_END_TEST;
@@ -432,6 +535,8 @@ pointcloud_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_encoder_order_and_tags_follow_the_viewport);
+  tcase_add_test (tc, test_encoder_sent_log_scores_layers_by_the_ssim_table);
+  tcase_add_test (tc, test_encoder_bad_ssim_table_names_file_and_line);
   tcase_add_test (tc, test_decoder_merges_any_subset_with_density);
   tcase_add_test (tc, test_decoder_counts_malformed_layers_without_output);
   tcase_add_test (tc, test_ply_source_reads_a_numbered_sequence);
