@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 60
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build build-asan rtpgccbwe test demo demo-trace webrtc-demo bench experiments scenarios fuzz clean
+.PHONY: all deps build build-asan rtpgccbwe test demo demo-case3 demo-trace webrtc-demo bench experiments scenarios fuzz clean
 
 all: build
 
@@ -43,6 +43,11 @@ test: build build-asan
 # with real SSIM; a side-by-side table.
 demo: build
 	BUILD=$(BUILD) demo-pipelines/case2-live.sh
+
+# Live case study 3: the bunny (20 fps, Draco cells x density layers)
+# through the shim on 5G-driving-1, Octopus vs. drop-tail.
+demo-case3: build
+	BUILD=$(BUILD) demo-pipelines/case3-live.sh
 
 # Octopus vs. real GCC (rtpgccbwe) over webrtcbin through octopus-shim
 # --shell (root).
