@@ -8,7 +8,7 @@ behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
                         and carried in RTP by the rtphdrextoctopus extension;
                         the shim's Octopus queue drops whole frames by the
                         rules (TL2/TL1 first).  No congestion control: the
-                        BBR-paced Octopus RTP sender does not exist yet.
+                        in-network drops alone (octopus-bbr adds the sender).
   --scheme gcc          single-layer VP8 with real Google Congestion Control:
                         rtpgccbwe (gst-plugins-rs, built by
                         scripts/build-rtpgccbwe.sh) as webrtcbin's aux
@@ -17,14 +17,32 @@ behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
                         queue in the shim.
   --scheme octopus-gcc  the octopus stream and queue, the encoder's rate
                         --overshoot times rtpgccbwe's estimate.
+  --scheme octopus-bbr  the octopus stream and queue with the Octopus sender
+                        for RTP: octopusrtpsender as the aux sender paces
+                        with BBR from transport-cc feedback and applies the
+                        dropping rules in its send buffer; the encoder's
+                        rate is --overshoot (default 1) times its
+                        estimated-bitrate.
+  --scheme octopus-svc  VP9 with 3 spatial layers (svcenc, GoP 10), tagged by
+                        `octopustag policy=quality`, one RTP frame per layer
+                        (rtpvp9svcpay, RFC 9628 flexible mode) with the
+                        extension, octopusrtpsender as in octopus-bbr, the
+                        Octopus queue in the shim; the receiver depayloads
+                        each layer (rtpvp9svcdepay) and svcdec shows every
+                        frame at its highest decodable layer, scaled to the
+                        source size for SSIM.  The encoder's rate is the
+                        estimate (paper 000 §6.2: Q2's cumulative rate ~ B).
 
 Signalling is local: the sender listens on a TCP port of the host and the
 receiver (the same script, --role receiver, started by the shim) connects to
 it at $OCTOPUS_SHELL_OUTSIDE.  The video starts once DTLS is up.
 
 Receiver jitterbuffer: latency 50 ms and drop-on-latency, no NACK/RTX, so it
-never waits long for a frame the network dropped.  The depayloader asks for
-key frames (PLI) and waits for one after a loss only for single-layer VP8.
+never waits long for a frame the network (or octopusrtpsender's send buffer)
+dropped: a message the rules may drop must never be retransmitted.  The
+depayloader asks for key frames (PLI) and waits for one after a loss only for
+single-layer VP8.  With transport-cc the receiver's rtpsession sends RTCP at
+least every --rtcp-interval-ms (20 ms; GStreamer's default is 5 s).
 
 Logs (same clock, CLOCK_MONOTONIC): the sender writes sent.csv
 (frame,index,capture_ns,keyframe,temporal_layer,level,quality), the receiver
@@ -34,7 +52,7 @@ summary.json.  quality is the real SSIM of each decoded frame against its
 source frame (luma averaged over 2x2 blocks, 8x8 windows); frames the
 receiver never decoded get 0 (they cannot be shown).
 
-    webrtc-call.py --scheme octopus|gcc|octopus-gcc --out DIR [--seconds 30]
+    webrtc-call.py --scheme SCHEME --out DIR [--seconds 30]
         [--trace data/traces/network/Verizon-LTE-short.down] [--delay-ms 30]
 
 Needs root (the shim's network namespace), GST_PLUGIN_PATH with the
@@ -68,6 +86,9 @@ FPS = 25                        # the clip's own rate
 WIDTH, HEIGHT = 640, 360
 FRAME_BYTES = WIDTH * HEIGHT * 3 // 2   # I420
 JITTERBUFFER_LATENCY_MS = 50
+SVC_GOP = 10                    # DESIGN.md case 2
+MIN_BITRATE = 200000
+RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # vp8enc temporal layers as in case1-vp8-send.py (DESIGN.md case 1).
@@ -112,23 +133,40 @@ def configure_temporal_layers(enc, bitrate):
     enc.set_property("keyframe-max-dist", 8)
 
 
+SCHEMES = ["octopus", "gcc", "octopus-gcc", "octopus-bbr", "octopus-svc"]
+
+
 def tags_layers(scheme):
-    return scheme in ("octopus", "octopus-gcc")
+    return scheme in ("octopus", "octopus-gcc", "octopus-bbr", "octopus-svc")
+
+
+def is_svc(scheme):
+    return scheme == "octopus-svc"
+
+
+def uses_octopus_sender(scheme):
+    return scheme in ("octopus-bbr", "octopus-svc")
 
 
 def uses_gcc(scheme):
     return scheme in ("gcc", "octopus-gcc")
 
 
+def uses_twcc(scheme):
+    """An aux sender that needs transport-cc feedback."""
+    return uses_gcc(scheme) or uses_octopus_sender(scheme)
+
+
 def rtp_caps(scheme):
     ext = []
     if tags_layers(scheme):
         ext.append(f"extmap-{OCTOPUS_EXT_ID}=(string){OCTOPUS_URI}")
-    if uses_gcc(scheme):
+    if uses_twcc(scheme):
         ext.append(f"extmap-{TWCC_EXT_ID}=(string){TWCC_URI},"
                    "rtcp-fb-transport-cc=(boolean)true")
     ext = ",".join(ext)
-    return Gst.Caps.from_string("application/x-rtp,media=video,encoding-name=VP8,"
+    codec = "VP9" if is_svc(scheme) else "VP8"
+    return Gst.Caps.from_string(f"application/x-rtp,media=video,encoding-name={codec},"
                                 f"payload=96,clock-rate=90000,{ext}")
 
 
@@ -247,23 +285,35 @@ class Sender:
         self.started = False
         self.failed = None
         octopus = tags_layers(args.scheme)
+        if is_svc(args.scheme):
+            encode = (f"svcenc name=enc codec=vp9 spatial-layers=3 gop={SVC_GOP} "
+                      f"speed=8 threads=2 bitrate={args.bitrate} "
+                      "! octopustag policy=quality mtu=1200 "
+                      # GStreamer's rtpsession sends transport-cc feedback
+                      # per RTP marker: one per layer frame keeps it coming
+                      # when queues drop Q1/Q2 (which end the picture).
+                      "! rtpvp9svcpay name=pay timestamp-offset=0 mtu=1200 "
+                      "marker-per-layer-frame=true ")
+        else:
+            encode = ("vp8enc name=enc deadline=1 cpu-used=8 threads=2 "
+                      f"target-bitrate={args.bitrate} "
+                      + ("! octopustag policy=framerate " if octopus else "")
+                      + "! rtpvp8pay name=pay timestamp-offset=0 mtu=1200 "
+                        "picture-id-mode=15-bit ")
         # The clip, looped, in real time: appsrc blocks, identity releases
         # each frame at its running time (its capture time).
         desc = ("appsrc name=src is-live=true format=time block=true "
                 f"max-buffers=2 caps=video/x-raw,format=I420,width={WIDTH},"
                 f"height={HEIGHT},framerate={FPS}/1,pixel-aspect-ratio=1/1 "
-                "! identity sync=true ! queue max-size-buffers=2 "
-                "! vp8enc name=enc deadline=1 cpu-used=8 threads=2 "
-                f"target-bitrate={args.bitrate} "
-                + ("! octopustag policy=framerate " if octopus else "")
-                + "! rtpvp8pay name=pay timestamp-offset=0 mtu=1200 "
-                  "picture-id-mode=15-bit ! capsfilter name=rtpcaps "
-                  "! webrtcbin name=send bundle-policy=max-bundle")
+                "! identity sync=true ! queue max-size-buffers=2 ! "
+                + encode + "! capsfilter name=rtpcaps "
+                "! webrtcbin name=send bundle-policy=max-bundle")
         self.pipeline = Gst.parse_launch(desc)
         self.enc = self.pipeline.get_by_name("enc")
-        if octopus:
+        # svcenc's GoP and layer rates are its own.
+        if octopus and not is_svc(args.scheme):
             configure_temporal_layers(self.enc, args.bitrate)
-        else:
+        elif not octopus:
             self.enc.set_property("keyframe-max-dist", 3000)
         self.pipeline.get_by_name("rtpcaps").set_property("caps", rtp_caps(args.scheme))
         self.webrtc = self.pipeline.get_by_name("send")
@@ -272,6 +322,9 @@ class Sender:
                 sys.exit("webrtc-call: no rtpgccbwe: run scripts/build-rtpgccbwe.sh "
                          "and add its lib directory to GST_PLUGIN_PATH")
             self.webrtc.connect("request-aux-sender", self.on_request_aux_sender)
+        elif uses_octopus_sender(args.scheme):
+            self.webrtc.connect("request-aux-sender", self.on_request_octopus_sender)
+        self.octopus_sender = None
         pad = self.enc.get_static_pad("sink")
         pad.add_probe(Gst.PadProbeType.BUFFER, self.on_raw_frame)
         pad = self.enc.get_static_pad("src")
@@ -285,15 +338,28 @@ class Sender:
 
     def on_request_aux_sender(self, _webrtc, _transport):
         gcc = Gst.ElementFactory.make("rtpgccbwe")
-        gcc.set_property("min-bitrate", 200000)
+        gcc.set_property("min-bitrate", MIN_BITRATE)
         gcc.set_property("max-bitrate", self.args.max_bitrate)
         gcc.set_property("estimated-bitrate", self.args.bitrate)
         gcc.connect("notify::estimated-bitrate", self.on_estimate)
         return gcc
 
+    def on_request_octopus_sender(self, _webrtc, _transport):
+        sender = Gst.ElementFactory.make("octopusrtpsender")
+        sender.set_property("max-bitrate", self.args.max_bitrate)
+        sender.set_property("initial-bitrate", self.args.bitrate)
+        Gst.util_set_object_arg(sender, "congestion-control", self.args.cc)
+        sender.connect("notify::estimated-bitrate", self.on_estimate)
+        self.octopus_sender = sender
+        return sender
+
     def on_estimate(self, gcc, _pspec):
-        rate = gcc.get_property("estimated-bitrate")
-        if tags_layers(self.args.scheme):
+        # A floor like rtpgccbwe's min-bitrate: key frames must still fit.
+        rate = max(gcc.get_property("estimated-bitrate"), MIN_BITRATE)
+        if is_svc(self.args.scheme):
+            # Q2's cumulative rate ~ the estimate; svcenc applies it per GoP.
+            self.enc.set_property("bitrate", rate)
+        elif tags_layers(self.args.scheme):
             # Octopus: overshoot the estimate, the queues drop TL2/TL1.
             set_layer_bitrates(self.enc, int(rate * self.args.overshoot))
         else:
@@ -354,7 +420,10 @@ class Sender:
         buf = info.get_buffer()
         entry = self.sent.get(frame_of_time(buf.pts))
         if entry is not None:
-            entry[1] = int(not buf.has_flags(Gst.BufferFlags.DELTA_UNIT))
+            # svcenc: one buffer per spatial layer; a key picture's Q0 is
+            # the one without DELTA_UNIT.
+            key = int(not buf.has_flags(Gst.BufferFlags.DELTA_UNIT))
+            entry[1] = max(entry[1], key) if is_svc(self.args.scheme) else key
         return Gst.PadProbeReturn.OK
 
     def on_rtp(self, _pad, info):
@@ -369,6 +438,8 @@ class Sender:
         return Gst.PadProbeReturn.OK
 
     def read_layer(self, buf):
+        if is_svc(self.args.scheme):
+            return          # one temporal layer; spatial layers are per frame
         ok, rtp = GstRtp.RTPBuffer.map(buf, Gst.MapFlags.READ)
         if not ok:
             return
@@ -436,6 +507,15 @@ class Receiver:
         if factory is not None and factory.get_name() == "rtpjitterbuffer":
             element.set_property("drop-on-latency", True)
             element.set_property("do-retransmission", False)
+        if (factory is not None and factory.get_name() == "rtpsession"
+                and uses_twcc(self.args.scheme) and self.args.rtcp_interval_ms > 0):
+            # transport-cc feedback rides in RTCP, which GStreamer 1.22 sends
+            # at most every rtcp-min-interval (5 s; early feedback about once
+            # a second): feedback that late starves any sender-side
+            # controller.
+            element.set_property("rtcp-min-interval",
+                                 self.args.rtcp_interval_ms * Gst.MSECOND)
+            element.set_property("rtcp-rr-bandwidth", RTCP_RR_BYTES_PER_S)
 
     def start(self, signalling):
         self.signalling = signalling
@@ -473,11 +553,18 @@ class Receiver:
         # purpose: TL0 still decodes, and a PLI would only add key frames
         # to a congested link.
         recover = "false" if tags_layers(self.args.scheme) else "true"
+        if is_svc(self.args.scheme):
+            # A frame shown at a lower layer is smaller: scaled to the
+            # source size, as a viewer would see it, for SSIM.
+            decode = ("rtpvp9svcdepay name=depay ! svcdec ! videoscale "
+                      "! videoconvert ")
+        else:
+            decode = (f"rtpvp8depay name=depay request-keyframe={recover} "
+                      f"wait-for-keyframe={recover} ! vp8dec ")
         bin_ = Gst.parse_bin_from_description(
-            f"rtpvp8depay name=depay request-keyframe={recover} "
-            f"wait-for-keyframe={recover} "
-            f"! vp8dec ! video/x-raw,format=I420,width={WIDTH},height={HEIGHT} "
-            "! appsink name=decoded emit-signals=true sync=false", True)
+            decode + f"! video/x-raw,format=I420,width={WIDTH},height={HEIGHT},"
+            "pixel-aspect-ratio=1/1 ! appsink name=decoded emit-signals=true sync=false",
+            True)
         self.pipeline.add(bin_)
         depay = bin_.get_by_name("depay")
         depay.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self.on_rtp)
@@ -500,7 +587,9 @@ class Receiver:
 
     def on_frame(self, _pad, info):
         frame = self.frame_of_pts(info.get_buffer().pts)
-        if frame is not None and frame not in self.arrivals:
+        # SVC: a frame is shown at its highest layer, when that arrived.
+        if frame is not None and (frame not in self.arrivals
+                                  or is_svc(self.args.scheme)):
             self.arrivals[frame] = time.monotonic_ns()
         return Gst.PadProbeReturn.OK
 
@@ -546,6 +635,7 @@ def shim_command(args):
         cmd += ["--queue=droptail"]
     return cmd + ["--", "/usr/bin/python3", os.path.abspath(__file__),
                   "--role=receiver", f"--scheme={args.scheme}",
+                  f"--rtcp-interval-ms={args.rtcp_interval_ms}",
                   f"--out={args.out}", f"--signalling-port={args.signalling_port}"]
 
 
@@ -598,6 +688,11 @@ def run_sender(args):
         shim.terminate()
         shim.wait()
         sys.exit(f"webrtc-call: {sender.failed}")
+    sender.octopus_stats = None
+    if sender.octopus_sender is not None:
+        stats = sender.octopus_sender.get_property("stats")
+        sender.octopus_stats = {stats.nth_field_name(i): stats.get_value(stats.nth_field_name(i))
+                                for i in range(stats.n_fields())}
     sender.pipeline.set_state(Gst.State.NULL)
     if shim.wait(timeout=60) != 0:
         sys.exit(f"webrtc-call: the receiver exited with {shim.returncode}")
@@ -614,13 +709,15 @@ def run_sender(args):
     summary["frames_decoded"] = n_decoded
     summary["mean_ssim_decoded"] = (sum(ssims.values()) / len(ssims)) if ssims else None
     if sender.estimates:
-        with open(os.path.join(args.out, "gcc-estimates.csv"), "w") as f:
+        with open(os.path.join(args.out, "estimates.csv"), "w") as f:
             f.write("time_ns,estimated_bitrate\n")
             for t, rate in sender.estimates:
                 f.write(f"{t},{rate}\n")
         rates = [rate for _, rate in sender.estimates]
-        summary["gcc_estimate_bps"] = {"min": min(rates), "max": max(rates),
-                                       "final": rates[-1]}
+        summary["estimate_bps"] = {"min": min(rates), "max": max(rates),
+                                   "final": rates[-1]}
+    if sender.octopus_stats is not None:
+        summary["octopus_sender"] = sender.octopus_stats
     with open(os.path.join(args.out, "shim-stats.json")) as f:
         summary["shim"] = json.load(f)
     with open(os.path.join(args.out, "call.json"), "w") as f:
@@ -631,7 +728,7 @@ def run_sender(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--scheme", choices=["octopus", "gcc", "octopus-gcc"], required=True)
+    p.add_argument("--scheme", choices=SCHEMES, required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--seconds", type=int, default=30)
     p.add_argument("--trace", default=os.path.join(
@@ -641,8 +738,17 @@ def main():
                    help="octopus: the encoder's fixed rate; gcc: the start "
                         "estimate (default 3 Mbit/s / 1 Mbit/s)")
     p.add_argument("--max-bitrate", type=int, default=6000000)
-    p.add_argument("--overshoot", type=float, default=1.5,
-                   help="octopus-gcc: the encoder's rate / GCC's estimate")
+    p.add_argument("--overshoot", type=float, default=None,
+                   help="octopus-gcc, octopus-bbr: the encoder's rate / "
+                        "the aux sender's estimate (default 1.5 over GCC; "
+                        "1 over BBR, whose gain cycle and max filter "
+                        "overshoot already)")
+    p.add_argument("--cc", choices=["bbr", "delay-bbr"], default="bbr",
+                   help="octopus-bbr, octopus-svc: octopusrtpsender's "
+                        "congestion control")
+    p.add_argument("--rtcp-interval-ms", type=int, default=20,
+                   help="the receiver's rtcp-min-interval for transport-cc "
+                        "schemes (0: GStreamer's default, 5 s)")
     p.add_argument("--clip", default=os.path.join(
         HERE, "..", "data", "media", "bigbuckbunny.mp4"))
     p.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -651,6 +757,8 @@ def main():
     args = p.parse_args()
     if args.bitrate is None:
         args.bitrate = 3000000 if args.scheme == "octopus" else 1000000
+    if args.overshoot is None:
+        args.overshoot = 1.0 if uses_octopus_sender(args.scheme) else 1.5
     args.out = os.path.abspath(args.out)
     Gst.init(None)
     if args.role == "receiver":

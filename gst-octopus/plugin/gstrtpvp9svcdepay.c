@@ -4,8 +4,11 @@
  * still yields its lower ones.  Each buffer carries GstOctopusMeta (frame
  * id = the unwrapped picture id, spatial and temporal layer, key frame),
  * GST_BUFFER_FLAG_DELTA_UNIT unless it belongs to a key picture, and
- * GST_BUFFER_FLAG_MARKER if the RTP marker ended it.  A layer frame with a
- * packet missing is discarded whole (counted in stats). */
+ * GST_BUFFER_FLAG_MARKER if the RTP marker ended it and, once the
+ * scalability structure gave the layer count, it is the top spatial layer
+ * (rtpvp9svcpay marker-per-layer-frame=true marks every layer frame).  The
+ * source caps carry spatial-layers from that structure.  A layer frame with
+ * a packet missing is discarded whole (counted in stats). */
 #include "gstrtpvp9svcdepay.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
@@ -31,6 +34,7 @@ struct _GstRtpVp9SvcDepay {
   guint32 frame_id;             /* unwrapped picture id */
   gboolean have_key;
   guint32 key_frame_id;
+  guint spatial_layers;         /* from the scalability structure; 0 unknown */
   guint64 layer_frames, incomplete, bad_packets;
 };
 
@@ -96,7 +100,8 @@ finish_layer_frame (GstRtpVp9SvcDepay *self, gboolean marker)
   m->keyframe = keyframe;
   if (!keyframe)
     GST_BUFFER_FLAG_SET (out, GST_BUFFER_FLAG_DELTA_UNIT);
-  if (marker)
+  if (marker && (self->spatial_layers == 0 ||
+          (guint) d->sid + 1 >= self->spatial_layers))
     GST_BUFFER_FLAG_SET (out, GST_BUFFER_FLAG_MARKER);
   self->layer_frames++;
   self->in_frame = FALSE;
@@ -130,6 +135,15 @@ gst_rtp_vp9_svc_depay_process (GstRTPBaseDepayload *depay, GstRTPBuffer *rtp)
     abandon (self, "malformed packet");
     return NULL;
   }
+  if (d.start && d.has_ss && d.ss_spatial_layers != self->spatial_layers) {
+    /* svcdec needs the layer count to know a picture's top layer when the
+     * upper layers (and the RTP marker with them) were dropped. */
+    GstCaps *caps = gst_caps_new_simple ("video/x-vp9", "spatial-layers",
+        G_TYPE_INT, (gint) d.ss_spatial_layers, NULL);
+    self->spatial_layers = d.ss_spatial_layers;
+    gst_pad_set_caps (GST_RTP_BASE_DEPAYLOAD_SRCPAD (depay), caps);
+    gst_caps_unref (caps);
+  }
   if (d.start) {
     abandon (self, "a new one started");
     self->first = d;
@@ -158,6 +172,7 @@ gst_rtp_vp9_svc_depay_change_state (GstElement *element,
 
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
     self->in_frame = self->have_picture = self->have_key = FALSE;
+    self->spatial_layers = 0;
     self->layer_frames = self->incomplete = self->bad_packets = 0;
   }
   return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);

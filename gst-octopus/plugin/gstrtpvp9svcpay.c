@@ -18,16 +18,19 @@ GST_DEBUG_CATEGORY_STATIC (gst_rtp_vp9_svc_pay_debug);
 #define GST_CAT_DEFAULT gst_rtp_vp9_svc_pay_debug
 
 #define DEFAULT_PICTURE_ID_OFFSET -1
+#define DEFAULT_MARKER_PER_LAYER_FRAME FALSE
 
 enum {
   PROP_0,
   PROP_PICTURE_ID_OFFSET,
+  PROP_MARKER_PER_LAYER_FRAME,
 };
 
 struct _GstRtpVp9SvcPay {
   GstRTPBasePayload parent;
 
   gint picture_id_offset;
+  gboolean marker_per_layer_frame;
   guint spatial_layers;
   RtpVp9Pictures pictures;
 };
@@ -100,6 +103,9 @@ gst_rtp_vp9_svc_pay_handle_buffer (GstRTPBasePayload *payload,
   } else {
     marker = TRUE;              /* a single layer: every buffer a picture */
   }
+  GST_OBJECT_LOCK (self);
+  marker |= self->marker_per_layer_frame;
+  GST_OBJECT_UNLOCK (self);
   if (d.sid >= self->spatial_layers || d.tid > 7) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Invalid VP9 layer ids"),
         ("spatial layer %u of %u, temporal layer %u (at most 7)", d.sid,
@@ -169,6 +175,11 @@ gst_rtp_vp9_svc_pay_set_property (GObject *object, guint prop_id,
     case PROP_PICTURE_ID_OFFSET:
       self->picture_id_offset = g_value_get_int (value);
       break;
+    case PROP_MARKER_PER_LAYER_FRAME:
+      GST_OBJECT_LOCK (self);
+      self->marker_per_layer_frame = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -184,6 +195,11 @@ gst_rtp_vp9_svc_pay_get_property (GObject *object, guint prop_id,
   switch (prop_id) {
     case PROP_PICTURE_ID_OFFSET:
       g_value_set_int (value, self->picture_id_offset);
+      break;
+    case PROP_MARKER_PER_LAYER_FRAME:
+      GST_OBJECT_LOCK (self);
+      g_value_set_boolean (value, self->marker_per_layer_frame);
+      GST_OBJECT_UNLOCK (self);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -205,6 +221,15 @@ gst_rtp_vp9_svc_pay_class_init (GstRtpVp9SvcPayClass *klass)
           "The first picture id (15 bits); -1 = random (RFC 9628)",
           -1, RTP_VP9_PICTURE_ID_MASK, DEFAULT_PICTURE_ID_OFFSET,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_MARKER_PER_LAYER_FRAME,
+      g_param_spec_boolean ("marker-per-layer-frame", "Marker per layer frame",
+          "Set the RTP marker at the end of every spatial layer frame, not "
+          "only of the picture (RFC 9628): a GStreamer receiver sends "
+          "transport-cc feedback per marker, so it keeps reporting when a "
+          "queue drops the upper layers; rtpvp9svcdepay then tells the "
+          "picture's end by the layer count", DEFAULT_MARKER_PER_LAYER_FRAME,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
 
   element_class->change_state = gst_rtp_vp9_svc_pay_change_state;
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -223,5 +248,6 @@ static void
 gst_rtp_vp9_svc_pay_init (GstRtpVp9SvcPay *self)
 {
   self->picture_id_offset = DEFAULT_PICTURE_ID_OFFSET;
+  self->marker_per_layer_frame = DEFAULT_MARKER_PER_LAYER_FRAME;
   self->spatial_layers = 1;
 }

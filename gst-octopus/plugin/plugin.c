@@ -2,6 +2,7 @@
 #include <gst/gst.h>
 
 #include "gstoctopusframelog.h"
+#include "gstoctopusrtpsender.h"
 #include "gstoctopussink.h"
 #include "gstoctopussrc.h"
 #include "gstoctopustag.h"
@@ -23,6 +24,7 @@ plugin_init (GstPlugin *plugin)
   ret |= GST_ELEMENT_REGISTER (rtphdrextoctopus, plugin);
   ret |= GST_ELEMENT_REGISTER (rtpvp9svcpay, plugin);
   ret |= GST_ELEMENT_REGISTER (rtpvp9svcdepay, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopusrtpsender, plugin);
   return ret;
 }
 

@@ -10,6 +10,11 @@ stream (a constant 1.2 Mbit/s trace written here).
            fewer than were sent.
   gcc      (when rtpgccbwe is built: BUILD/rtpgccbwe/lib) the estimate
            moved and the stream was decoded.
+  octopus-bbr  octopusrtpsender (BBR from transport-cc feedback) as the
+           aux sender: feedback matched every packet it sent (sizes agree:
+           rtpsession numbered them as it did), its estimate of the
+           1.2 Mbit/s link came within 0.6-1.8 Mbit/s, its send buffer
+           dropped by the rules, and the stream was decoded.
 
 Needs root for the network namespace: exits 77 (skipped) without.
 
@@ -73,10 +78,29 @@ def check_octopus(summary, out):
 
 
 def check_gcc(summary):
-    estimate = summary.get("gcc_estimate_bps", {})
+    estimate = summary.get("estimate_bps", {})
     return all([
         check(estimate.get("min", 0) < estimate.get("max", 0),
               f"GCC estimate moved: {estimate}"),
+        check(summary["frames_decoded"] > 0,
+              f"{summary['frames_decoded']} of {summary['frames_sent']} frames "
+              "decoded"),
+    ])
+
+
+def check_octopus_bbr(summary):
+    sender = summary.get("octopus_sender", {})
+    estimate = summary.get("estimate_bps", {}).get("final", 0)
+    return all([
+        check(sender.get("twcc-reports", 0) > 0
+              and sender.get("twcc-reports-unknown", 1) == 0
+              and sender.get("twcc-size-mismatches", 1) == 0,
+              f"transport-cc feedback matched the packets sent: {sender}"),
+        check(600000 <= estimate <= 1800000,
+              f"BBR's estimate of the 1.2 Mbit/s link: {estimate}"),
+        check(sender.get("messages-dropped-dropper", 0) > 0,
+              "the send buffer dropped by droppers: "
+              f"{sender.get('messages-dropped-dropper')}"),
         check(summary["frames_decoded"] > 0,
               f"{summary['frames_decoded']} of {summary['frames_sent']} frames "
               "decoded"),
@@ -95,6 +119,8 @@ def main():
                                     os.path.join(tmp, "octopus"),
                                     ["--bitrate=2500000"]),
                            os.path.join(tmp, "octopus"))
+        ok = check_octopus_bbr(run_call(call, build, "octopus-bbr", trace,
+                                        os.path.join(tmp, "octopus-bbr"))) and ok
         gcc_lib = os.path.join(build, "rtpgccbwe", "lib")
         if os.path.exists(os.path.join(gcc_lib, "libgstrsrtp.so")):
             os.environ["GST_PLUGIN_PATH"] += os.pathsep + gcc_lib
