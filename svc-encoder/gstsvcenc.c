@@ -561,7 +561,8 @@ gst_svc_enc_class_init (GstSvcEncClass *klass)
   g_object_class_install_property (gobject_class, PROP_SPEED,
       g_param_spec_int ("speed", "Speed",
           "libvpx cpu-used: higher is faster and worse (VP9 5-9 for real "
-          "time; VP8: a fixed speed, 0 lets libvpx adapt it to the encode "
+          "time, VP9 spatial layers below the top one step faster; VP8: a "
+          "fixed speed, 0 lets libvpx adapt it to the encode "
           "time)", 0, 16, DEFAULT_SPEED, rw));
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_uint ("threads", "Threads", "Encoder threads", 1, 16,

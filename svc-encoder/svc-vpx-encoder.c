@@ -16,6 +16,9 @@
 #define SLOT_TL01(s) (3 + (s))
 #define SLOT_INTER(s) (6 + (s))
 
+/* libvpx VP9's fastest cpu-used */
+#define SVC_VP9_MAX_SPEED 9
+
 struct _SvcVpxEncoder {
   SvcEncoderSettings s;
   /* libvpx's VP9 SVC mode: more than one layer (with one, its rate
@@ -183,7 +186,11 @@ init_vp9_svc (SvcVpxEncoder *enc, GError **error)
   for (guint sl = 0; sl < enc->s.spatial_layers; sl++) {
     params.scaling_factor_num[sl] = (gint) enc->s.scaling[sl].num;
     params.scaling_factor_den[sl] = (gint) enc->s.scaling[sl].den;
-    params.speed_per_layer[sl] = enc->s.speed;
+    /* Lower layers one step faster: they are small, so tiles cannot split
+     * them over the threads, and they cost 1.44x -> 1.31x single-layer time
+     * at 640x360 at no loss of top-layer SSIM per bit (bench/svc). */
+    params.speed_per_layer[sl] = sl + 1 < enc->s.spatial_layers
+        ? MIN (enc->s.speed + 1, SVC_VP9_MAX_SPEED) : enc->s.speed;
   }
   params.temporal_layering_mode = VP9E_TEMPORAL_LAYERING_MODE_BYPASS;
   if (vpx_codec_control (&enc->codec, VP9E_SET_SVC, 1)
