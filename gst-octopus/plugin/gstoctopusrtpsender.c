@@ -160,7 +160,7 @@ build_stats (GstOctopusRtpSender *self)
       "min-rtt", G_TYPE_UINT64, (guint64) st.min_rtt,
       "srtt", G_TYPE_UINT64, (guint64) st.srtt,
       "cwnd", G_TYPE_UINT64, st.cwnd,
-      "feedback-gap", G_TYPE_UINT64, (guint64) st.feedback_gap,
+      "feedback-hold-back", G_TYPE_UINT64, (guint64) st.feedback_hold_back,
       "inflight", G_TYPE_UINT64, st.inflight,
       "queued-bytes", G_TYPE_UINT64, st.queued_bytes,
       "queued-packets", G_TYPE_UINT, st.queued_packets,

@@ -309,6 +309,9 @@ test_estimate_follows_the_bottleneck (void)
   g_assert_cmpuint (st.min_rtt, <=, 46 * MS);
   g_assert_cmpuint (st.flight->packets_lost, ==, 0);
   g_assert_cmpuint (st.twcc->reports_unknown, ==, 0);
+  /* A busy link's batches span the feedback interval: that much window. */
+  g_assert_cmpuint (st.feedback_hold_back, >=, FEEDBACK_INTERVAL - 5 * MS);
+  g_assert_cmpuint (st.feedback_hold_back, <=, FEEDBACK_INTERVAL + 5 * MS);
   octo_rtp_sender_free (s);
 }
 
@@ -363,6 +366,54 @@ test_rules_drop_upper_layers_when_the_path_is_slow (void)
   octo_rtp_sender_free (s);
 }
 
+/* Sends 5 untagged packets from @now on (polling each ms) and reports
+ * them received 20 ms after they left, in one feedback 50 ms after the
+ * last one arrived.  Returns when that feedback was given. */
+static OctoTime
+send_and_report (OctoRtpSender *s, OctoTime now)
+{
+  OctoTwccReport r[5];
+  guint n = 0;
+
+  for (guint i = 0; i < 5; i++)
+    octo_rtp_sender_submit (s, NULL, 1000, 960, 0x1234, NULL, TRUE, now);
+  for (; n < 5; now += MS) {
+    OctoRtpSend out;
+    OctoTime wake;
+    while (n < 5 && octo_rtp_sender_poll (s, now, &out, &wake))
+      r[n++] = (OctoTwccReport) {
+        .seqnum = out.twcc_seq,
+        .remote_ts = REMOTE_EPOCH + now + 20 * MS,
+        .size = 960,
+      };
+  }
+  now += 70 * MS;
+  octo_rtp_sender_on_feedback (s, r, n, now);
+  return now;
+}
+
+static void
+test_an_outage_is_no_feedback_hold_back (void)
+{
+  OctoRtpSenderConfig config;
+  OctoRtpSenderStats st;
+  OctoTime now;
+
+  octo_rtp_sender_config_init (&config);
+  OctoRtpSender *s = octo_rtp_sender_new (&config, 0);
+  now = send_and_report (s, 0);
+  /* Two seconds with nothing sent, so nothing to report: no hold-back.
+   * Taken as one, it would grant 2 s of the estimate as window.  What the
+   * clocks show of a batch's hold-back is its arrivals' spread (here 4
+   * packets paced 2 ms apart) beyond the smallest wait seen. */
+  now = send_and_report (s, now + 2 * OCTO_SECOND);
+  octo_rtp_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.feedbacks, ==, 2);
+  g_assert_cmpuint (st.feedback_hold_back, >=, 4 * MS);
+  g_assert_cmpuint (st.feedback_hold_back, <=, 20 * MS);
+  octo_rtp_sender_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -384,5 +435,7 @@ main (int argc, char **argv)
       test_estimate_follows_the_bottleneck);
   g_test_add_func ("/rtp-sender/rules-drop-upper-layers-when-the-path-is-slow",
       test_rules_drop_upper_layers_when_the_path_is_slow);
+  g_test_add_func ("/rtp-sender/an-outage-is-no-feedback-hold-back",
+      test_an_outage_is_no_feedback_hold_back);
   return g_test_run ();
 }

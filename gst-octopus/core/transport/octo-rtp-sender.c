@@ -64,7 +64,7 @@ octo_rtp_sender_bandwidth (const OctoRtpSender *sender)
 }
 
 static OctoTime
-feedback_gap (const OctoRtpSender *s)
+feedback_hold_back (const OctoRtpSender *s)
 {
   OctoTime gap = 0;
 
@@ -80,7 +80,7 @@ cwnd (const OctoRtpSender *s)
   guint64 bw = octo_bbr_bandwidth (s->bbr);
 
   return octo_bbr_cwnd (s->bbr) +
-      bw * feedback_gap (s) / (8 * OCTO_SECOND);
+      bw * feedback_hold_back (s) / (8 * OCTO_SECOND);
 }
 
 static gboolean
@@ -183,7 +183,7 @@ octo_rtp_sender_poll (OctoRtpSender *s, OctoTime now, OctoRtpSend *out,
     OctoTime *wake)
 {
   OctoPacket p;
-  OctoTime slack = feedback_gap (s);
+  OctoTime slack = feedback_hold_back (s);
   OctoTime timeout;
 
   /* The flight's clock runs @slack behind: its timeout plus the gap. */
@@ -238,8 +238,11 @@ octo_rtp_sender_on_feedback (OctoRtpSender *s, const OctoTwccReport *reports,
   guint n_acks = octo_twcc_on_feedback (s->twcc, reports, n, now, acks);
 
   s->feedbacks++;
-  if (s->last_feedback != OCTO_TIME_NONE && now > s->last_feedback) {
-    s->gaps[s->next_gap] = now - s->last_feedback;
+  /* The batch's hold-back: how long its first arrival waited to be
+   * reported.  Not the time since the previous feedback, which also counts
+   * outages with nothing to report and would leave a window of seconds. */
+  if (n_acks > 0) {
+    s->gaps[s->next_gap] = now - acks[0].ack_time;
     s->next_gap = (s->next_gap + 1) % OCTO_RTP_SENDER_FEEDBACK_GAPS;
   }
   s->last_feedback = now;
@@ -273,7 +276,7 @@ octo_rtp_sender_get_stats (const OctoRtpSender *s, OctoRtpSenderStats *st)
   st->srtt = octo_flight_srtt (s->flight);
   st->min_rtt = octo_bbr_min_rtt (s->bbr);
   st->cwnd = cwnd (s);
-  st->feedback_gap = feedback_gap (s);
+  st->feedback_hold_back = feedback_hold_back (s);
   st->inflight = octo_flight_inflight (s->flight);
   st->queued_bytes = octo_engine_queued_bytes (s->engine);
   st->queued_packets = octo_engine_queued_packets (s->engine);

@@ -18,9 +18,11 @@
  * per packet like the transport's ACKs.  BBR's window (2 x BDP over the
  * shortest RTT) would then cap the rate at window / feedback gap, and the
  * flight's loss timeout would call packets lost that are merely unreported.
- * So the window is extended by the estimate times the largest recent gap
- * between feedbacks (BBR's allowance for ACK aggregation), and the loss
- * timeout by that gap.
+ * So the window is extended by the estimate times the largest recent
+ * hold-back (how long a batch's first arrival waited to be reported: BBR's
+ * allowance for ACK aggregation), and the loss timeout by that hold-back.
+ * An outage, with nothing to report, is no hold-back: the gap between
+ * feedbacks across it would grant a window of seconds afterwards.
  *
  * Until the first feedback arrives (a GStreamer 1.22 receiver sends its
  * first RTCP seconds into the call) there is no RTT and no window to speak
@@ -51,7 +53,7 @@ typedef struct {
 } OctoRtpSenderConfig;
 
 #define OCTO_RTP_SENDER_DEFAULT_MSS (1200 + OCTO_RTP_LINK_OVERHEAD)
-/* How many recent gaps between feedbacks the largest is taken of. */
+/* How many recent feedbacks' hold-backs the largest is taken of. */
 #define OCTO_RTP_SENDER_FEEDBACK_GAPS 16
 
 void octo_rtp_sender_config_init (OctoRtpSenderConfig *config);
@@ -61,7 +63,7 @@ typedef struct {
   guint64 bandwidth;            /* bits/s; 0 unknown */
   OctoTime min_rtt, srtt;       /* 0 unknown */
   guint64 cwnd, inflight;       /* link bytes; cwnd with the allowance */
-  OctoTime feedback_gap;        /* largest recent gap between feedbacks */
+  OctoTime feedback_hold_back;        /* largest recent hold-back of feedback */
   guint64 queued_bytes;
   guint32 queued_packets;
   OctoBbrMode mode;
