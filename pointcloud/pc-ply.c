@@ -483,3 +483,25 @@ octo_pc_ply_write (const OctoPcPoint *pts, gsize n,
   }
   return g_byte_array_free_to_bytes (out);
 }
+
+gchar *
+octo_pc_ply_comment (const guint8 *data, gsize len, const gchar *key)
+{
+  const gchar *text = (const gchar *) data;
+  const gchar *end = g_strstr_len (text, MIN (len, OCTO_PC_PLY_COMMENT_SCAN),
+      "end_header");
+  gchar *header, **lines, *value = NULL;
+  gsize klen = strlen (key);
+
+  if (!end)
+    return NULL;
+  header = g_strndup (text, end - text);
+  lines = g_strsplit (header, "\n", -1);
+  for (guint i = 0; lines[i] && !value; i++)
+    if (g_str_has_prefix (lines[i], "comment ")
+        && strncmp (lines[i] + 8, key, klen) == 0 && lines[i][8 + klen] == ' ')
+      value = g_strstrip (g_strdup (lines[i] + 9 + klen));
+  g_strfreev (lines);
+  g_free (header);
+  return value;
+}

@@ -26,4 +26,10 @@ GArray *octo_pc_ply_parse (const guint8 *data, gsize len, GError **error);
 GBytes *octo_pc_ply_write (const OctoPcPoint *pts, gsize n,
     const gchar *const *comments);
 
+/* The value of the first "comment KEY VALUE" header line with @key (as
+ * octo_pc_ply_write writes them), stripped; NULL if the header has none or
+ * does not end within its first OCTO_PC_PLY_COMMENT_SCAN bytes. */
+#define OCTO_PC_PLY_COMMENT_SCAN 65536
+gchar *octo_pc_ply_comment (const guint8 *data, gsize len, const gchar *key);
+
 G_END_DECLS

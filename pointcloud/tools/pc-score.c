@@ -157,27 +157,6 @@ received_free (gpointer p)
   g_free (r);
 }
 
-/* The value of header comment @key in PLY @data, or NULL. */
-static gchar *
-ply_comment (const gchar *data, gsize len, const gchar *key)
-{
-  const gchar *end = g_strstr_len (data, MIN (len, 4096), "end_header");
-  gchar *header, **lines, *value = NULL;
-  gsize klen = strlen (key);
-
-  if (!end)
-    return NULL;
-  header = g_strndup (data, end - data);
-  lines = g_strsplit (header, "\n", -1);
-  for (guint i = 0; lines[i] && !value; i++)
-    if (g_str_has_prefix (lines[i], "comment ")
-        && strncmp (lines[i] + 8, key, klen) == 0 && lines[i][8 + klen] == ' ')
-      value = g_strstrip (g_strdup (lines[i] + 9 + klen));
-  g_strfreev (lines);
-  g_free (header);
-  return value;
-}
-
 /* frame id -> Received, from every file in @dir. */
 static GHashTable *
 read_received (const gchar *dir, GError **error)
@@ -203,10 +182,11 @@ read_received (const gchar *dir, GError **error)
       g_hash_table_unref (by_frame);
       return NULL;
     }
-    id = ply_comment (data, len, "frame-id");
+    id = octo_pc_ply_comment ((const guint8 *) data, len, "frame-id");
     r = g_new0 (Received, 1);
     r->points = octo_pc_ply_parse ((const guint8 *) data, len, error);
-    r->cell_layers = ply_comment (data, len, "cell-layers");
+    r->cell_layers = octo_pc_ply_comment ((const guint8 *) data, len,
+        "cell-layers");
     if (!r->points || !id || !g_ascii_string_to_unsigned (id, 10, 0,
             G_MAXUINT32, &frame, NULL)) {
       if (r->points)

@@ -169,6 +169,33 @@ test_ply_write_then_read_is_identity (void)
 }
 
 static void
+test_ply_comments_round_trip (void)
+{
+  OctoPcPoint pt = { {1.0f, 2.0f, 3.0f}, {4, 5, 6}, 0 };
+  const gchar *comments[] = { "frame-id 42", "frame-idx 7",
+    "cell-layers  2 5 0 1 ", NULL };
+  GBytes *bytes = octo_pc_ply_write (&pt, 1, comments);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  gchar *v;
+
+  v = octo_pc_ply_comment (data, len, "frame-id");
+  g_assert_cmpstr (v, ==, "42");
+  g_free (v);
+  v = octo_pc_ply_comment (data, len, "frame-idx");
+  g_assert_cmpstr (v, ==, "7");
+  g_free (v);
+  v = octo_pc_ply_comment (data, len, "cell-layers");
+  g_assert_cmpstr (v, ==, "2 5 0 1");
+  g_free (v);
+  g_assert_null (octo_pc_ply_comment (data, len, "frame"));
+  g_assert_null (octo_pc_ply_comment (data, len, "cell-points"));
+  /* a header cut before end_header has no comments to speak of */
+  g_assert_null (octo_pc_ply_comment (data, 30, "frame-id"));
+  g_bytes_unref (bytes);
+}
+
+static void
 test_ply_reads_the_bunny (void)
 {
   const gchar *path = g_getenv ("OCTO_PC_BUNNY");
@@ -611,6 +638,8 @@ main (int argc, char **argv)
       test_ply_binary_truncation_names_the_offset);
   g_test_add_func ("/pc/ply/write-then-read-is-identity",
       test_ply_write_then_read_is_identity);
+  g_test_add_func ("/pc/ply/comments-round-trip",
+      test_ply_comments_round_trip);
   g_test_add_func ("/pc/ply/reads-the-bunny", test_ply_reads_the_bunny);
   g_test_add_func ("/pc/draco/layers-round-trip-on-one-grid",
       test_draco_layers_round_trip_on_one_grid);
