@@ -35,7 +35,7 @@
  * idle never replays all of it in one turn. */
 #define SHIM_LOG_TICK (100 * OCTO_MSECOND)
 
-enum { EV_LISTEN, EV_FORWARD, EV_TIMER, EV_SIGNAL, EV_DEADLINE };
+enum { EV_LISTEN, EV_FORWARD, EV_TIMER, EV_SIGNAL, EV_DEADLINE, EV_METER };
 #define EV(kind, user) ((guint64) (user) << 3 | (kind))
 
 typedef union {
@@ -76,18 +76,19 @@ typedef struct {
 } Arrival;
 
 typedef struct {
-  int epoll_fd, timer_fd, signal_fd, deadline_fd;
+  int epoll_fd, timer_fd, signal_fd, deadline_fd, meter_fd;
   RecvBatch recv;
   SendBatch send;
   OctoTime armed;               /* timer's expiry; 0 = none or already fired */
   OctoTime advanced[SHIM_N_DIRECTIONS];         /* link time reached */
   GArray *arrivals;             /* Arrival */
   gboolean quit;
+  gboolean meter_due;           /* a --meter line, once the links are served */
 } Loop;
 
 /* No fd yet: a teardown after an early error closes nothing. */
 static Loop loop = { .epoll_fd = -1, .timer_fd = -1, .signal_fd = -1,
-  .deadline_fd = -1 };
+  .deadline_fd = -1, .meter_fd = -1 };
 
 const gchar *
 shim_direction_name (ShimDirection dir)
@@ -245,8 +246,9 @@ setup_user (Shim *shim, ShimUser *u, GError **error)
   return TRUE;
 }
 
+/* Expires @after from now (0: disarmed), then every @interval (0: once). */
 static int
-make_timer (OctoTime after, GError **error)
+make_timer (OctoTime after, OctoTime interval, GError **error)
 {
   int fd = timerfd_create (CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   if (fd < 0) {
@@ -255,8 +257,11 @@ make_timer (OctoTime after, GError **error)
     return -1;
   }
   if (after > 0) {
-    struct itimerspec its = { .it_value = {
-        .tv_sec = after / OCTO_SECOND, .tv_nsec = after % OCTO_SECOND } };
+    struct itimerspec its = {
+      .it_value = { .tv_sec = after / OCTO_SECOND,
+        .tv_nsec = after % OCTO_SECOND },
+      .it_interval = { .tv_sec = interval / OCTO_SECOND,
+        .tv_nsec = interval % OCTO_SECOND } };
     timerfd_settime (fd, 0, &its, NULL);
   }
   return fd;
@@ -269,9 +274,10 @@ shim_setup (Shim *shim, GError **error)
 
   memset (&loop, 0, sizeof loop);
   loop.epoll_fd = loop.timer_fd = loop.signal_fd = loop.deadline_fd = -1;
+  loop.meter_fd = -1;
   loop.recv.spill = g_malloc ((gsize) SHIM_BATCH * SHIM_SPILL_SIZE);
   loop.arrivals = g_array_new (FALSE, FALSE, sizeof (Arrival));
-  shim->start = shim_clock_now ();
+  shim->start = shim->metered_at = shim_clock_now ();
   /* Timer wake-ups within 1 us rather than the default 50 us slack. */
   prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   if (shim->rt_priority > 0) {
@@ -311,16 +317,22 @@ shim_setup (Shim *shim, GError **error)
     sigaddset (&mask, SIGCHLD);
   sigprocmask (SIG_BLOCK, &mask, NULL);
   loop.signal_fd = signalfd (-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-  loop.timer_fd = make_timer (0, error);
+  loop.timer_fd = make_timer (0, 0, error);
   if (loop.signal_fd < 0 || loop.timer_fd < 0 ||
       !watch (loop.signal_fd, EV (EV_SIGNAL, 0), error) ||
       !watch (loop.timer_fd, EV (EV_TIMER, 0), error))
     return FALSE;
   if (shim->duration_s > 0) {
     loop.deadline_fd = make_timer ((OctoTime) (shim->duration_s *
-            OCTO_SECOND), error);
+            OCTO_SECOND), 0, error);
     if (loop.deadline_fd < 0 ||
         !watch (loop.deadline_fd, EV (EV_DEADLINE, 0), error))
+      return FALSE;
+  }
+  if (shim->meter_interval > 0) {
+    loop.meter_fd = make_timer (shim->meter_interval, shim->meter_interval,
+        error);
+    if (loop.meter_fd < 0 || !watch (loop.meter_fd, EV (EV_METER, 0), error))
       return FALSE;
   }
   return TRUE;
@@ -369,11 +381,15 @@ deliver (Shim *shim, const OctoLinkDelivery *d, ShimDirection dir)
   int fd = dir == SHIM_DOWN ? u->forward_fd : u->listen_fd;
   const ShimAddr *to = dir == SHIM_DOWN ? &u->forward_addr : &u->last_sender;
   SendBatch *sb = &loop.send;
+  OctoTime delay = d->departure - p->arrival;
+  ShimMeterDelay *meter = &u->meter_delay[dir];
 
   p->stream->packets_out++;
   p->stream->bytes_out += d->packet.size;
-  shim_hist_add (&p->stream->delay,
-      (d->departure - p->arrival) / OCTO_USECOND);
+  shim_hist_add (&p->stream->delay, delay / OCTO_USECOND);
+  meter->count++;
+  meter->last = delay;
+  meter->max = MAX (meter->max, delay);
   if (shim->log)
     shim_log_departure (shim, p, d->packet.size, d->departure);
 
@@ -655,7 +671,7 @@ handle_signals (Shim *shim)
     } else if (si.ssi_signo != SIGUSR1) {
       loop.quit = TRUE;
     } else if (shim->stats_path && !shim_stats_write (shim, &error)) {
-      g_printerr ("octopus-shim: %s\n", error->message);
+      shim_print_error (error->message);
       g_clear_error (&error);
     }
   }
@@ -696,11 +712,23 @@ shim_run (Shim *shim)
         case EV_DEADLINE:
           loop.quit = TRUE;
           break;
+        case EV_METER:
+          if (read (loop.meter_fd, &expirations, sizeof expirations) > 0)
+            loop.meter_due = TRUE;
+          break;
       }
     }
     if (!shim->bare) {
       enqueue_arrivals (shim);
       serve_links (shim, polled);
+    }
+    if (loop.meter_due) {
+      /* One write per interval, off the packets' path. */
+      GString *lines = g_string_new (NULL);
+      shim_meter_sample (shim, polled, lines);
+      fputs (lines->str, stderr);
+      g_string_free (lines, TRUE);
+      loop.meter_due = FALSE;
     }
   }
   return 0;
@@ -748,7 +776,7 @@ shim_teardown (Shim *shim)
       close (u->forward_fd);
   }
   int fds[] = { loop.epoll_fd, loop.timer_fd, loop.signal_fd,
-    loop.deadline_fd };
+    loop.deadline_fd, loop.meter_fd };
   for (guint i = 0; i < G_N_ELEMENTS (fds); i++)
     if (fds[i] >= 0)
       close (fds[i]);

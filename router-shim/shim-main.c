@@ -1,12 +1,20 @@
 /* octopus-shim: command line, then the loop. */
 #include "shim.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DEFAULT_QUEUE "octopus"
 #define DEFAULT_UP_QUEUE "droptail"
 #define DEFAULT_FLIGHT_LIMIT "4MB"
+#define DEFAULT_METER_INTERVAL_MS 1000
+/* A valid trace has at most OCTO_TRACE_MAX_LINES lines of at most 13 digits
+ * and "\r\n": reading stops past that (e.g. --down-trace /dev/zero). */
+#define MAX_TRACE_FILE_BYTES ((gsize) OCTO_TRACE_MAX_LINES * 15)
 
 static gchar *opt_listen, *opt_forward, *opt_down_trace, *opt_up_trace;
 static gchar **opt_routes;
@@ -18,6 +26,8 @@ static gboolean opt_bare;
 static gint opt_rt_priority;
 static gint opt_rtp_ext_id;
 static gboolean opt_shell;
+static gboolean opt_meter;
+static gint opt_meter_interval_ms = -1;
 
 static const GOptionEntry entries[] = {
   { "listen", 0, 0, G_OPTION_ARG_STRING, &opt_listen,
@@ -36,7 +46,7 @@ static const GOptionEntry entries[] = {
   { "up-trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_up_trace,
     "Mahimahi trace of the up link (omitted: unconstrained)", "FILE" },
   { "delay-ms", 0, 0, G_OPTION_ARG_INT, &opt_delay_ms,
-    "One-way propagation delay of each direction, in ms", "N" },
+    "One-way propagation delay of each direction, in ms (required)", "N" },
   { "queue", 0, 0, G_OPTION_ARG_STRING, &opt_queue,
     "Queue discipline of each user's down queue (default " DEFAULT_QUEUE
     "); see the list below", "NAME[:k=v,...]" },
@@ -61,6 +71,14 @@ static const GOptionEntry entries[] = {
   { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &opt_duration,
     "Exit cleanly after this many seconds (default: run until SIGINT or "
     "SIGTERM)", "SECONDS" },
+  { "meter", 0, 0, G_OPTION_ARG_NONE, &opt_meter,
+    "Print to stderr, every --meter-interval-ms, one line per user and "
+    "direction: the trace's capacity, the rate that left the queue, queue "
+    "bytes and packets, queueing delay of the last departure and the "
+    "largest, drops by reason since the previous line", NULL },
+  { "meter-interval-ms", 0, 0, G_OPTION_ARG_INT, &opt_meter_interval_ms,
+    "Interval of the --meter lines, in ms (default "
+    G_STRINGIFY (DEFAULT_METER_INTERVAL_MS) "; implies --meter)", "N" },
   { "rt-priority", 0, 0, G_OPTION_ARG_INT, &opt_rt_priority,
     "Run with SCHED_FIFO priority N (1-99; needs CAP_SYS_NICE, else a "
     "warning): keeps departures on time on a busy machine (default: off)",
@@ -100,11 +118,25 @@ queue_help (void)
   return g_string_free (s, FALSE);
 }
 
+/* GLib's messages quote with U+201C/U+201D, which a C locale prints as
+ * '?': ours quote with ASCII apostrophes, and so do GLib's once printed. */
+void
+shim_print_error (const gchar *message)
+{
+  GString *ascii = g_string_new (message);
+
+  g_string_replace (ascii, "\u201c", "'", 0);
+  g_string_replace (ascii, "\u201d", "'", 0);
+  g_printerr ("octopus-shim: %s\n", ascii->str);
+  g_string_free (ascii, TRUE);
+}
+
 static int
 usage_error (GOptionContext *ctx, const gchar *message)
 {
   gchar *help = g_option_context_get_help (ctx, TRUE, NULL);
-  g_printerr ("octopus-shim: %s\n\n%s", message, help);
+  shim_print_error (message);
+  g_printerr ("\n%s", help);
   g_free (help);
   return 2;
 }
@@ -208,6 +240,16 @@ configure (Shim *shim, GError **error)
         "--rtp-ext-id must be in 1..255 (0: learn it)");
     return FALSE;
   }
+  if (opt_meter_interval_ms == 0 || opt_meter_interval_ms < -1) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--meter-interval-ms must be > 0");
+    return FALSE;
+  }
+  if ((opt_meter || opt_meter_interval_ms > 0) && opt_bare) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+        "--meter has nothing to measure with --bare (no link, no queue)");
+    return FALSE;
+  }
   if (opt_duration < 0) {
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "--duration must be >= 0");
@@ -230,16 +272,61 @@ configure (Shim *shim, GError **error)
   shim->bare = opt_bare;
   shim->rt_priority = opt_rt_priority;
   shim->rtp_ext_id = (guint8) opt_rtp_ext_id;
+  if (opt_meter || opt_meter_interval_ms > 0)
+    shim->meter_interval = (OctoTime) (opt_meter_interval_ms > 0 ?
+        opt_meter_interval_ms : DEFAULT_METER_INTERVAL_MS) * OCTO_MSECOND;
+  shim->trace_path[SHIM_DOWN] = opt_down_trace;
+  shim->trace_path[SHIM_UP] = opt_up_trace;
   return TRUE;
+}
+
+/* Read here rather than by octo_trace_load: a file that cannot be read
+ * has no line to point at, and the reason is the system's, as it says it
+ * ("PATH: cannot open: No such file or directory"). */
+static OctoTrace *
+load_trace (const gchar *path, GError **error)
+{
+  GString *text;
+  OctoTrace *trace = NULL;
+  gchar chunk[65536];
+  gssize n;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "%s: cannot open: %s", path, g_strerror (errno));
+    return NULL;
+  }
+  text = g_string_new (NULL);
+  while ((n = read (fd, chunk, sizeof chunk)) != 0) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+          "%s: cannot read: %s", path, g_strerror (errno));
+      goto out;
+    }
+    g_string_append_len (text, chunk, n);
+    if (text->len > MAX_TRACE_FILE_BYTES) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+          "%s: cannot read: larger than any trace (%" G_GSIZE_FORMAT
+          " bytes)", path, MAX_TRACE_FILE_BYTES);
+      goto out;
+    }
+  }
+  trace = octo_trace_parse (text->str, text->len, path, error);
+out:
+  close (fd);
+  g_string_free (text, TRUE);
+  return trace;
 }
 
 static gboolean
 load_traces (Shim *shim, GError **error)
 {
-  const gchar *paths[SHIM_N_DIRECTIONS] = { opt_down_trace, opt_up_trace };
-
   for (guint d = 0; d < SHIM_N_DIRECTIONS; d++)
-    if (paths[d] && !(shim->trace[d] = octo_trace_load (paths[d], error)))
+    if (shim->trace_path[d] &&
+        !(shim->trace[d] = load_trace (shim->trace_path[d], error)))
       return FALSE;
   return TRUE;
 }
@@ -280,6 +367,13 @@ main (int argc, char **argv)
   int status = 1;
   gchar *description = queue_help ();
 
+  /* Messages and paths in the user's charset; numbers in logs and JSON
+   * keep their '.' whatever the locale. */
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
+  g_option_context_set_summary (ctx, "Required: --delay-ms N, and the "
+      "users: --listen ADDR:PORT with --forward ADDR:PORT, or --route "
+      "LISTEN=FORWARD (repeatable), or --shell -- COMMAND.");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_description (ctx, description);
   shim.users = g_ptr_array_new_with_free_func (g_free);
@@ -315,14 +409,14 @@ main (int argc, char **argv)
     shim_shell_release (&shell);
   status = shim_run (&shim);
   if (shim.stats_path && !shim_stats_write (&shim, &error)) {
-    g_printerr ("octopus-shim: %s\n", error->message);
+    shim_print_error (error->message);
     status = 1;
   }
 
   goto out;
 
 fail:
-  g_printerr ("octopus-shim: %s\n", error->message);
+  shim_print_error (error->message);
 out:
   shim_teardown (&shim);
   if (opt_shell) {

@@ -68,6 +68,30 @@ shim_stream_lookup (ShimUser *user, ShimDirection dir, const ShimAddr *source,
   return s;
 }
 
+/* @text as a JSON string (RFC 8259): '"', '\\' and control characters
+ * escaped, bytes that are not UTF-8 (a file name may have any) as U+FFFD;
+ * NULL as null. */
+static void
+append_json_string (GString *out, const gchar *text)
+{
+  if (text == NULL) {
+    g_string_append (out, "null");
+    return;
+  }
+  gchar *valid = g_utf8_make_valid (text, -1);
+  g_string_append_c (out, '"');
+  for (const gchar *c = valid; *c; c++) {
+    if (*c == '"' || *c == '\\')
+      g_string_append_printf (out, "\\%c", *c);
+    else if ((guchar) *c < 0x20)
+      g_string_append_printf (out, "\\u%04x", (guchar) *c);
+    else
+      g_string_append_c (out, *c);
+  }
+  g_string_append_c (out, '"');
+  g_free (valid);
+}
+
 static void
 append_hist_ms (GString *out, const gchar *name, const ShimHist *h)
 {
@@ -101,8 +125,9 @@ append_stream (GString *out, const ShimStream *s, gboolean *first)
   if (s->packets_in == 0 && s->stream_id == -2)
     return;
   g_string_append_printf (out, "%s\n      {\"direction\": \"%s\", "
-      "\"source\": \"%s\", ", *first ? "" : ",",
-      shim_direction_name (s->dir), s->source_str);
+      "\"source\": ", *first ? "" : ",", shim_direction_name (s->dir));
+  append_json_string (out, s->source_str);
+  g_string_append (out, ", ");
   *first = FALSE;
   if (s->stream_id >= 0)
     g_string_append_printf (out, "\"stream\": %d, ", s->stream_id);
@@ -141,10 +166,11 @@ append_user (GString *out, Shim *shim, ShimUser *u)
   gpointer value;
   gboolean first = TRUE;
 
-  g_string_append_printf (out, "    {\"user\": %u, \"listen\": \"%s\", "
-      "\"forward\": \"%s\", ", u->index,
-      shim_addr_to_string (&u->listen_addr, a),
-      shim_addr_to_string (&u->forward_addr, b));
+  g_string_append_printf (out, "    {\"user\": %u, \"listen\": ", u->index);
+  append_json_string (out, shim_addr_to_string (&u->listen_addr, a));
+  g_string_append (out, ", \"forward\": ");
+  append_json_string (out, shim_addr_to_string (&u->forward_addr, b));
+  g_string_append (out, ", ");
   g_string_append_printf (out, "\"no_sender_drops\": %" G_GUINT64_FORMAT
       ", \"oversized\": %" G_GUINT64_FORMAT ", \"send_errors\": %"
       G_GUINT64_FORMAT ",\n     \"forwarded\": {\"down\": %" G_GUINT64_FORMAT
@@ -174,11 +200,13 @@ append_user (GString *out, Shim *shim, ShimUser *u)
   g_string_append (out, "},\n     \"queues\": {");
   for (guint d = 0; d < SHIM_N_DIRECTIONS && !shim->bare; d++) {
     const OctoQdiscStats *s = octo_qdisc_get_stats (u->qdisc[d]);
-    g_string_append_printf (out, "%s\"%s\": {\"discipline\": \"%s\", "
+    g_string_append_printf (out, "%s\"%s\": {\"discipline\": ",
+        d ? ", " : "", shim_direction_name (d));
+    append_json_string (out, octo_qdisc_name (u->qdisc[d]));
+    g_string_append_printf (out, ", "
         "\"limit_bytes\": %" G_GUINT64_FORMAT ", \"limit_packets\": %u, "
         "\"packets_in\": %" G_GUINT64_FORMAT ", \"packets_out\": %"
-        G_GUINT64_FORMAT ", ", d ? ", " : "", shim_direction_name (d),
-        octo_qdisc_name (u->qdisc[d]), octo_qdisc_limit_bytes (u->qdisc[d]),
+        G_GUINT64_FORMAT ", ", octo_qdisc_limit_bytes (u->qdisc[d]),
         octo_qdisc_limit_packets (u->qdisc[d]), s->packets_in, s->packets_out);
     append_drops (out, s->packets_dropped, s->bytes_dropped,
         s->packets_trimmed, s->bytes_trimmed);
@@ -206,6 +234,17 @@ shim_stats_write (Shim *shim, GError **error)
 
   g_string_append_printf (out, "  \"uptime_s\": %.3f,\n",
       (gdouble) (shim_clock_now () - shim->start) / OCTO_SECOND);
+  g_string_append (out, "  \"config\": {\"down_trace\": ");
+  append_json_string (out, shim->trace_path[SHIM_DOWN]);
+  g_string_append (out, ", \"up_trace\": ");
+  append_json_string (out, shim->trace_path[SHIM_UP]);
+  g_string_append_printf (out, ", \"delay_ms\": %" G_GUINT64_FORMAT
+      ", \"queue\": ", shim->delay / OCTO_MSECOND);
+  append_json_string (out, shim->queue_spec[SHIM_DOWN]);
+  g_string_append (out, ", \"up_queue\": ");
+  append_json_string (out, shim->queue_spec[SHIM_UP]);
+  g_string_append_printf (out, ", \"bare\": %s},\n",
+      shim->bare ? "true" : "false");
   g_string_append (out, "  \"departure_timing_error_ms\": {");
   for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
     if (d)

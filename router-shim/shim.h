@@ -39,6 +39,12 @@ typedef struct {
 
 typedef struct _ShimUser ShimUser;
 
+/* Queueing delay of the departures since the last --meter line. */
+typedef struct {
+  guint64 count;
+  OctoTime last, max;
+} ShimMeterDelay;
+
 /* One datagram held by the shim: header, then the bytes. */
 typedef struct {
   ShimUser *user;
@@ -71,12 +77,16 @@ struct _ShimUser {
   guint64 oversized;            /* larger than the receive buffer */
   guint64 send_errors;
   guint64 sent[SHIM_N_DIRECTIONS];      /* datagrams the kernel accepted */
+  /* --meter: the queue's counters at the last line, and the delays since */
+  OctoQdiscStats metered[SHIM_N_DIRECTIONS];
+  ShimMeterDelay meter_delay[SHIM_N_DIRECTIONS];
 };
 
 typedef struct {
   /* configuration */
   GPtrArray *users;             /* ShimUser */
-  OctoTrace *trace[SHIM_N_DIRECTIONS];  /* NULL: unconstrained */
+  const gchar *trace_path[SHIM_N_DIRECTIONS];   /* NULL: unconstrained */
+  OctoTrace *trace[SHIM_N_DIRECTIONS];
   OctoTime delay;
   gchar *queue_spec[SHIM_N_DIRECTIONS];
   guint64 buffer_bytes;
@@ -88,15 +98,26 @@ typedef struct {
   guint8 rtp_ext_id;            /* Octopus RTP extension id; 0 = learn */
   ShimShell *shell;             /* --shell; NULL otherwise */
   gint shell_status;            /* the command's, once it exited */
+  OctoTime meter_interval;      /* --meter; 0: off */
 
   /* run time */
   OctoTime start;
   OctoLink *link[SHIM_N_DIRECTIONS];
   ShimHist timing_error[SHIM_N_DIRECTIONS];     /* actual - scheduled, us */
   FILE *log;
+  OctoTime metered_at;          /* the last --meter line (or the start) */
 } Shim;
 
 OctoTime shim_clock_now (void);
+
+/* shim-main.c: "octopus-shim: MESSAGE" on stderr, GLib's typographic quotes
+ * made ASCII. */
+void shim_print_error (const gchar *message);
+
+/* shim-meter.c */
+/* Appends one --meter line per user and direction for the time since the
+ * last call (or the start) up to @now, and starts the next interval. */
+void shim_meter_sample (Shim *shim, OctoTime now, GString *out);
 
 /* shim-stats.c */
 /* A @source_key with SHIM_SOURCE_SSRC names an RTP source (shown as

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   meson ninja-build pkg-config gcc g++ clang libclang-rt-14-dev
-  libglib2.0-dev
+  libglib2.0-dev libjson-glib-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
