@@ -11,8 +11,9 @@
  * spatial layer of each frame in increasing layer order; the last carries
  * GST_BUFFER_FLAG_MARKER.  Each carries GstOctopusMeta with frame_id,
  * spatial_layer, temporal_layer, keyframe (every layer of a GoP's first
- * picture) and, in bitrate_threshold, the layer's cumulative target media
- * bitrate — what octopustag policy=quality turns into the layer's threshold.
+ * picture) and, in media_bitrate_threshold_bps, the layer's cumulative
+ * target media bitrate — what octopustag policy=quality turns into the
+ * layer's (link) threshold.
  * Only a key picture's layer 0 lacks GST_BUFFER_FLAG_DELTA_UNIT.
  *
  * Both: capture_time = the clock time of the frame's PTS (NONE for frames
@@ -242,7 +243,7 @@ layer_buffer (GstSvcEnc *self, SvcLayerPacket *p, GstClockTime captured,
   m->keyframe = p->keyframe;
   if (vp9) {
     m->spatial_layer = (guint8) p->spatial_layer;
-    m->bitrate_threshold = p->cumulative_bps;
+    m->media_bitrate_threshold_bps = p->cumulative_bps;
   } else {
     GstCustomMeta *vp8 = gst_buffer_add_custom_meta (buf, VP8_META_NAME);
     gst_structure_set (gst_custom_meta_get_structure (vp8),

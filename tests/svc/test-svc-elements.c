@@ -89,7 +89,9 @@ GST_START_TEST (test_vp9_one_buffer_per_spatial_layer_with_metas_and_flags)
     fail_unless_equals_int (m->spatial_layer, layer);
     fail_unless_equals_int (m->temporal_layer, 0);
     fail_unless_equals_int (m->keyframe, key);
-    fail_unless_equals_uint64 (m->bitrate_threshold, cumulative[layer]);
+    fail_unless_equals_uint64 (m->media_bitrate_threshold_bps,
+        cumulative[layer]);
+    fail_unless_equals_uint64 (m->link_bitrate_threshold_bps, 0);
     fail_unless_equals_int (m->priority, 0);
     fail_unless_equals_int (m->drop, FALSE);
     fail_unless (GST_CLOCK_TIME_IS_VALID (m->capture_time));
@@ -179,7 +181,7 @@ GST_END_TEST;
 static guint64
 top_layer_rate (GstBuffer *buf)
 {
-  return gst_buffer_get_octopus_meta (buf)->bitrate_threshold;
+  return gst_buffer_get_octopus_meta (buf)->media_bitrate_threshold_bps;
 }
 
 GST_START_TEST (test_bitrate_change_takes_effect_at_gop_start)
@@ -232,7 +234,7 @@ check_follow_bandwidth (gboolean follow)
     static const gdouble share[3] = { 0.2, 0.5, 1.0 };
     guint64 total = follow && m->frame_id >= 5 ? followed : 600000;
 
-    fail_unless_equals_uint64 (m->bitrate_threshold,
+    fail_unless_equals_uint64 (m->media_bitrate_threshold_bps,
         (guint64) (total * share[m->spatial_layer] + 0.5));
   }
   g_ptr_array_unref (before);
@@ -264,8 +266,8 @@ GST_START_TEST (test_followed_rate_keeps_top_threshold_within_estimate)
   out = encode (h, 0, 3);
   top = gst_buffer_get_octopus_meta (g_ptr_array_index (out, 8));
   fail_unless_equals_int (top->frame_id, 2);
-  fail_unless (top->bitrate_threshold <= 3000000);
-  fail_unless (top->bitrate_threshold > 3000000 - 100);
+  fail_unless (top->media_bitrate_threshold_bps <= 3000000);
+  fail_unless (top->media_bitrate_threshold_bps > 3000000 - 100);
   g_ptr_array_unref (out);
   gst_harness_teardown (h);
 }
@@ -295,12 +297,12 @@ check_quality_tags (guint temporal_layers)
     fail_unless_equals_int (m->priority, layer);
     fail_unless_equals_int (m->drop, layer == 0 && m->frame_id % 5 == 0);
     if (layer == 0) {
-      fail_unless_equals_uint64 (m->bitrate_threshold, 0);
+      fail_unless_equals_uint64 (m->link_bitrate_threshold_bps, 0);
     } else {
       /* the layer's cumulative media rate as a link rate (a few % more) */
       guint64 media = layer == 1 ? 500000 : 1000000;
-      fail_unless (m->bitrate_threshold > media);
-      fail_unless (m->bitrate_threshold < media * 11 / 10);
+      fail_unless (m->link_bitrate_threshold_bps > media);
+      fail_unless (m->link_bitrate_threshold_bps < media * 11 / 10);
     }
   }
   g_ptr_array_unref (out);
