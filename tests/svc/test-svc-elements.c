@@ -266,8 +266,8 @@ GST_START_TEST (test_followed_rate_keeps_top_threshold_within_estimate)
   out = encode (h, 0, 3);
   top = gst_buffer_get_octopus_meta (g_ptr_array_index (out, 8));
   fail_unless_equals_int (top->frame_id, 2);
-  fail_unless (top->media_bitrate_threshold_bps <= 3000000);
-  fail_unless (top->media_bitrate_threshold_bps > 3000000 - 100);
+  fail_unless (top->link_bitrate_threshold_bps <= 3000000);
+  fail_unless (top->link_bitrate_threshold_bps > 3000000 - 100);
   g_ptr_array_unref (out);
   gst_harness_teardown (h);
 }
