@@ -42,7 +42,7 @@ struct _GstOctopusMeta {
   guint16 slack_ms;             /* 0 .. SLACK_MS_MAX */
 
   /* Not carried: the threshold as a media rate (bits/s of message bytes), as
-   * encoders and applications know it (svcenc: a VP9 layer's cumulative
+   * encoders and applications know it (octopussvcenc: a VP9 layer's cumulative
    * target rate).  octopustag turns it into link_bitrate_threshold_bps at
    * its mtu (octo_preset_link_rate(), the one media -> link conversion);
    * transports ignore it.  0 = none. */
