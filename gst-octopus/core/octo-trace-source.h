@@ -3,8 +3,7 @@
  * their sizes, quality and the preset's dropping fields.  The quality
  * trace's level is chosen per GoP and the point cloud's layer count per
  * frame, from the bandwidth estimate the caller passes (the transport's).
- * The trace loops.
- * Used by the trace-replay element and by the simulator. */
+ * The trace loops.  Used by the trace-replay element and by the simulator. */
 #pragma once
 
 #include "octo-preset.h"

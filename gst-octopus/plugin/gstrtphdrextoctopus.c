@@ -104,7 +104,7 @@ gst_rtp_header_extension_octopus_write (GstRTPHeaderExtension *ext,
   GstOctopusMeta *m =
       gst_buffer_get_octopus_meta ((GstBuffer *) input_meta);
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  OctoHeader header = { 0 };
+  OctoHeader header;
   gboolean last;
 
   (void) write_flags;
