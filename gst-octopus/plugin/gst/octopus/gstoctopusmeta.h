@@ -41,11 +41,11 @@ struct _GstOctopusMeta {
   guint64 link_bitrate_threshold_bps;
   guint16 slack_ms;             /* 0 .. SLACK_MS_MAX */
 
-  /* Not carried: the threshold as a media rate (bits/s of message bytes), as
-   * encoders and applications know it (octopussvcenc: a VP9 layer's cumulative
-   * target rate).  octopustag turns it into link_bitrate_threshold_bps at
-   * its mtu (octo_preset_link_rate(), the one media -> link conversion);
-   * transports ignore it.  0 = none. */
+  /* Not carried: the threshold as a media rate (bits/s of message bytes),
+   * as encoders and applications know it (octopussvcenc: a VP9 layer's
+   * cumulative target rate).  octopustag turns it into
+   * link_bitrate_threshold_bps at its mtu (octo_preset_link_rate(), the one
+   * media -> link conversion); transports ignore it.  0 = none. */
   guint64 media_bitrate_threshold_bps;
 
   /* The description, carried once per message by the transport. */
