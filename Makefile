@@ -38,7 +38,7 @@ build-asan: deps $(ASAN_BUILD)/build.ninja
 test: build build-asan
 	$(SAN_ENV) scripts/run-tests.sh $(BUILD) $(ASAN_BUILD)
 
-# Live case study 2: the shipped clip encoded by svcenc (VP9, 3 spatial
+# Live case study 2: the shipped clip encoded by octopussvcenc (VP9, 3 spatial
 # layers) through octopus-shim twice (Octopus queue vs drop-tail), scored
 # with real SSIM; a side-by-side table.
 demo: build

@@ -44,7 +44,8 @@ make_header (OctoHeader *h, guint32 msg, guint32 pkt)
   h->last = pkt == PACKETS_PER_MSG - 1;
   h->priority = layer;
   h->drop = layer == 0 && frame % 10 == 0;
-  h->bitrate_threshold = layer == 1 ? 700000 : layer == 2 ? 1200000 : 0;
+  h->link_bitrate_threshold_bps =
+      layer == 1 ? 700000 : layer == 2 ? 1200000 : 0;
 }
 
 /* Headers of every packet of a run, packed ahead of time so the timed loop

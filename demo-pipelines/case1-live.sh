@@ -1,5 +1,5 @@
 #!/bin/sh
-# Case study 1, live: the shipped clip (looped) encoded by svcenc as VP8 with
+# Case study 1, live: the shipped clip (looped) encoded by octopussvcenc as VP8 with
 # 3 temporal layers (framerate preset, GoP 8, fixed 2 Mbit/s) through
 # octopus-shim on the Verizon LTE trace, 60 ms RTT, Octopus queue vs.
 # drop-tail; prints AoI (median, p99), frame latency and SQI-SSIM (real SSIM

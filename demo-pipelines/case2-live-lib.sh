@@ -72,7 +72,7 @@ live_main() {
 live_run() {
   queue=$1; rx_port=$2; shim_port=$3; webm=$4
   if [ -n "$webm" ]; then
-    show="svcdec ! videoconvert ! vp8enc deadline=1 cpu-used=8 ! webmmux ! filesink location=$webm"
+    show="octopussvcdec ! videoconvert ! vp8enc deadline=1 cpu-used=8 ! webmmux ! filesink location=$webm"
   else
     show="fakesink sync=false"
   fi

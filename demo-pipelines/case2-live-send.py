@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Live SVC sender for case studies 1 and 2: the shipped clip, looped and
-paced like a camera, encoded by svcenc and tagged by octopustag.
+paced like a camera, encoded by octopussvcenc and tagged by octopustag.
 
   case 1: VP8, 3 temporal layers, GoP 8, octopustag policy=framerate
   case 2: VP9, 3 spatial layers, GoP 10, octopustag policy=quality, target
           rate following octopussink's bandwidth estimate per GoP
 
-svclog records every message for octo-svc-quality (the run's real SSIM).
+octopussvclog records every message for octo-svc-quality (the run's real SSIM).
 
     case2-live-send.py --case 2 --port 5004 --seconds 20 --dump layers.bin
 """
@@ -32,20 +32,20 @@ def main():
     p.add_argument("--bitrate", type=int, default=2000000,
                    help="initial (case 2) or fixed (case 1) target, bits/s")
     p.add_argument("--clip", default=os.path.join(ROOT, "data/media/bigbuckbunny.mp4"))
-    p.add_argument("--dump", required=True, help="svclog layer dump to write")
+    p.add_argument("--dump", required=True, help="octopussvclog layer dump to write")
     args = p.parse_args()
 
     if args.case == 1:
-        encoder = (f"svcenc codec=vp8 temporal-layers=3 gop=8 bitrate={args.bitrate} "
+        encoder = (f"octopussvcenc codec=vp8 temporal-layers=3 gop=8 bitrate={args.bitrate} "
                    "speed=8 ! octopustag policy=framerate")
     else:
-        encoder = (f"svcenc codec=vp9 spatial-layers=3 gop=10 bitrate={args.bitrate} "
+        encoder = (f"octopussvcenc codec=vp9 spatial-layers=3 gop=10 bitrate={args.bitrate} "
                    "speed=7 follow-bandwidth=true ! octopustag policy=quality")
     # identity sync=true releases each frame at its time (no preroll), so
     # capture times are the clock times a camera would give.
     desc = (f'filesrc location="{args.clip}" ! decodebin ! videoconvert ! videoscale '
             "! video/x-raw,format=I420,width=640,height=360 ! identity name=pace sync=true "
-            f'! {encoder} ! svclog location="{args.dump}" '
+            f'! {encoder} ! octopussvclog location="{args.dump}" '
             f"! octopussink host={args.host} port={args.port}")
     Gst.init(None)
     try:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Case study 2, live: the shipped clip (looped) encoded by svcenc as VP9 with
+# Case study 2, live: the shipped clip (looped) encoded by octopussvcenc as VP9 with
 # 3 spatial layers (quality preset, target rate from the transport's
 # estimate per GoP) through octopus-shim on the Verizon LTE trace, 60 ms
 # RTT, twice — Octopus queue vs. drop-tail.  Real SSIM: octo-svc-quality
@@ -8,7 +8,7 @@
 # SQI-SSIM and utilisation side by side.
 #   BUILD=build demo-pipelines/case2-live.sh
 #   SECONDS_PER_RUN=30 WEBM=received.webm demo-pipelines/case2-live.sh
-# WEBM: also decode the Octopus run with svcdec and write what the receiver
+# WEBM: also decode the Octopus run with octopussvcdec and write what the receiver
 # showed to a WebM file (VP8) a person can watch.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

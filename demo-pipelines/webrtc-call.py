@@ -23,12 +23,12 @@ behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
                         dropping rules in its send buffer; the encoder's
                         rate is --overshoot (default 1) times its
                         estimated-bitrate.
-  --scheme octopus-svc  VP9 with 3 spatial layers (svcenc, GoP 10), tagged by
+  --scheme octopus-svc  VP9 with 3 spatial layers (octopussvcenc, GoP 10), tagged by
                         `octopustag policy=quality`, one RTP frame per layer
                         (rtpvp9svcpay, RFC 9628 flexible mode) with the
                         extension, octopusrtpsender as in octopus-bbr, the
                         Octopus queue in the shim; the receiver depayloads
-                        each layer (rtpvp9svcdepay) and svcdec shows every
+                        each layer (rtpvp9svcdepay) and octopussvcdec shows every
                         frame at its highest decodable layer, scaled to the
                         source size for SSIM.  The encoder's rate is the
                         estimate (paper 000 §6.2: Q2's cumulative rate ~ B).
@@ -286,7 +286,7 @@ class Sender:
         self.failed = None
         octopus = tags_layers(args.scheme)
         if is_svc(args.scheme):
-            encode = (f"svcenc name=enc codec=vp9 spatial-layers=3 gop={SVC_GOP} "
+            encode = (f"octopussvcenc name=enc codec=vp9 spatial-layers=3 gop={SVC_GOP} "
                       f"speed=8 threads=2 bitrate={args.bitrate} "
                       "! octopustag policy=quality mtu=1200 "
                       # GStreamer's rtpsession sends transport-cc feedback
@@ -310,7 +310,7 @@ class Sender:
                 "! webrtcbin name=send bundle-policy=max-bundle")
         self.pipeline = Gst.parse_launch(desc)
         self.enc = self.pipeline.get_by_name("enc")
-        # svcenc's GoP and layer rates are its own.
+        # octopussvcenc's GoP and layer rates are its own.
         if octopus and not is_svc(args.scheme):
             configure_temporal_layers(self.enc, args.bitrate)
         elif not octopus:
@@ -357,7 +357,7 @@ class Sender:
         # A floor like rtpgccbwe's min-bitrate: key frames must still fit.
         rate = max(gcc.get_property("estimated-bitrate"), MIN_BITRATE)
         if is_svc(self.args.scheme):
-            # Q2's cumulative rate ~ the estimate; svcenc applies it per GoP.
+            # Q2's cumulative rate ~ the estimate; octopussvcenc applies it per GoP.
             self.enc.set_property("bitrate", rate)
         elif tags_layers(self.args.scheme):
             # Octopus: overshoot the estimate, the queues drop TL2/TL1.
@@ -420,7 +420,7 @@ class Sender:
         buf = info.get_buffer()
         entry = self.sent.get(frame_of_time(buf.pts))
         if entry is not None:
-            # svcenc: one buffer per spatial layer; a key picture's Q0 is
+            # octopussvcenc: one buffer per spatial layer; a key picture's Q0 is
             # the one without DELTA_UNIT.
             key = int(not buf.has_flags(Gst.BufferFlags.DELTA_UNIT))
             entry[1] = max(entry[1], key) if is_svc(self.args.scheme) else key
@@ -556,7 +556,7 @@ class Receiver:
         if is_svc(self.args.scheme):
             # A frame shown at a lower layer is smaller: scaled to the
             # source size, as a viewer would see it, for SSIM.
-            decode = ("rtpvp9svcdepay name=depay ! svcdec ! videoscale "
+            decode = ("rtpvp9svcdepay name=depay ! octopussvcdec ! videoscale "
                       "! videoconvert ")
         else:
             decode = (f"rtpvp8depay name=depay request-keyframe={recover} "

@@ -151,15 +151,11 @@ gst_octopus_pc_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
         OctoPcLayerMessage, i);
     GstBuffer *out = gst_buffer_new_wrapped_bytes (msg->message);
     GstOctopusMeta *m = gst_buffer_add_octopus_meta (out);
-    OctoTags tags;
+    OctoHeader header = { 0 };
 
     octo_preset_volumetric (msg->rank, msg->rank < OCTO_PC_FRONT_CELLS,
-        msg->layer, frame_id, &tags);
-    m->priority = tags.priority;
-    m->drop = tags.drop;
-    m->priority_threshold = tags.priority_threshold;
-    m->bitrate_threshold = tags.bitrate_threshold;
-    m->slack_ms = tags.slack_ms;
+        msg->layer, frame_id, &header);
+    gst_octopus_meta_from_core (m, &header, NULL);
     m->capture_time = capture;
     m->frame_id = frame_id;
     m->cell_id = msg->rank;

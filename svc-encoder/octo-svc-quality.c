@@ -1,12 +1,12 @@
 /* octo-svc-quality: scores a live run's layers with real SSIM.
  *
- * Reads svclog's layer dump, decodes every message in order exactly as the
- * sender produced them, renders each layer at the full size the way svcdec
- * shows it (lower layers upscaled), and compares it with the source frame
- * of the same id (the clip decoded again, looped: frame id n = the n-th
- * frame the sender encoded).  A layer the receiver can decode decodes
- * bit-exactly as here (tests/svc/test-svc-codec.c), so this is the SSIM of
- * the picture shown at that layer.  Writes the sent log of
+ * Reads octopussvclog's layer dump, decodes every message in order exactly
+ * as the sender produced them, renders each layer at the full size the way
+ * octopussvcdec shows it (lower layers upscaled), and compares it with the
+ * source frame of the same id (the clip decoded again, looped: frame id
+ * n = the n-th frame the sender encoded).  A layer the receiver can decode
+ * decodes bit-exactly as here (tests/svc/test-svc-codec.c), so this is the
+ * SSIM of the picture shown at that layer.  Writes the sent log of
  * bench/sim/octo-metrics:
  *
  *   frame,index,capture_ns,keyframe,temporal_layer,level,quality
@@ -32,7 +32,7 @@ static gint width = 640, height = 360, temporal_layers = 0;
 
 static GOptionEntry entries[] = {
   {"dump", 0, 0, G_OPTION_ARG_FILENAME, &dump_path,
-      "Layer dump written by svclog", "FILE"},
+      "Layer dump written by octopussvclog", "FILE"},
   {"clip", 0, 0, G_OPTION_ARG_FILENAME, &clip_path,
       "The source clip the sender encoded (looped)", "FILE"},
   {"codec", 0, 0, G_OPTION_ARG_STRING, &codec_name, "vp8 or vp9", "CODEC"},

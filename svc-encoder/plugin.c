@@ -1,18 +1,19 @@
-/* The octopussvc GStreamer plugin: svcenc, svcdec and svclog. */
+/* The octopussvc GStreamer plugin: octopussvcenc, octopussvcdec and
+ * octopussvclog. */
 #include <gst/gst.h>
 
-#include "gstsvcdec.h"
-#include "gstsvcenc.h"
-#include "gstsvclog.h"
+#include "gstoctopussvcdec.h"
+#include "gstoctopussvcenc.h"
+#include "gstoctopussvclog.h"
 
 static gboolean
 plugin_init (GstPlugin *plugin)
 {
   gboolean ret = FALSE;
 
-  ret |= GST_ELEMENT_REGISTER (svcenc, plugin);
-  ret |= GST_ELEMENT_REGISTER (svcdec, plugin);
-  ret |= GST_ELEMENT_REGISTER (svclog, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopussvcenc, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopussvcdec, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopussvclog, plugin);
   return ret;
 }
 

@@ -1,6 +1,6 @@
 /* svc-encoder: a decoded layer at the output size (lower spatial layers
- * upscaled, bilinear), the same way for svcdec and octo-svc-quality so the
- * scored picture is the shown one. */
+ * upscaled, bilinear), the same way for octopussvcdec and octo-svc-quality
+ * so the scored picture is the shown one. */
 #pragma once
 
 #include <gst/video/video.h>

@@ -1,5 +1,5 @@
-/* svc-encoder: the libvpx side of svcdec — decodes the layers it is given,
- * one at a time, and keeps the newest picture. */
+/* svc-encoder: the libvpx side of octopussvcdec — decodes the layers it is
+ * given, one at a time, and keeps the newest picture. */
 #pragma once
 
 #include <glib.h>

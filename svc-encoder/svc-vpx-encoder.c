@@ -225,7 +225,7 @@ svc_vpx_encoder_new (const SvcEncoderSettings *settings, GError **error)
   enc->cfg.g_threads = settings->threads;
   enc->cfg.g_lag_in_frames = 0;
   enc->cfg.rc_end_usage = VPX_CBR;
-  /* no frame dropping: frame ids stay consecutive for svcdec */
+  /* no frame dropping: frame ids stay consecutive for octopussvcdec */
   enc->cfg.rc_dropframe_thresh = 0;
   enc->cfg.rc_min_quantizer = 2;
   enc->cfg.rc_max_quantizer = 56;

@@ -1,4 +1,4 @@
-/* svc-encoder: the libvpx side of svcenc — VP8 temporal layers or VP9
+/* svc-encoder: the libvpx side of octopussvcenc — VP8 temporal layers or VP9
  * spatial x temporal SVC in the layer structure of core/svc-pattern.h, one
  * packet per spatial layer.  No GStreamer here, so the benchmark drives the
  * very same encoder. */

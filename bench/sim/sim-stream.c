@@ -277,13 +277,6 @@ sim_stream_submit_frame (SimStream *st, OctoTime now)
     rec.ref = salsify_ref (st, now);
   for (guint i = 0; i < rec.n_layers; i++) {
     const OctoSourceMessage *m = &msgs[i];
-    OctoHeader params = {
-      .priority = m->tags.priority,
-      .drop = m->tags.drop,
-      .priority_threshold = m->tags.priority_threshold,
-      .bitrate_threshold = m->tags.bitrate_threshold,
-      .slack_ms = m->tags.slack_ms,
-    };
     OctoMsgInfo info;
 
     octo_msg_info_init (&info);
@@ -306,8 +299,7 @@ sim_stream_submit_frame (SimStream *st, OctoTime now)
     vf.bytes += m->size;
     if (st->gcc)
       sim_gcc_on_app_bytes (st->gcc, m->size, now);
-    sim_world_submit_flow (st->world, st->flow, &params, &info,
-        m->size);
+    sim_world_submit_flow (st->world, st->flow, &m->header, &info, m->size);
   }
   vf.bytes_left = vf.bytes;
   g_array_append_val (st->frames, rec);

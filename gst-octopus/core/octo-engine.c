@@ -615,9 +615,9 @@ decide (OctoEngine *e, Message *m, const OctoHeader *h, OctoTime now)
     m->state = MSG_COMMITTED;
   } else if (dropper_covers (s, m)) {
     drop_message (e, m, OCTO_DROP_DROPPER);
-  } else if (h->bitrate_threshold > 0) {
+  } else if (h->link_bitrate_threshold_bps > 0) {
     guint64 share = share_of (e, s, now);
-    if (share != OCTO_BW_UNKNOWN && h->bitrate_threshold > share)
+    if (share != OCTO_BW_UNKNOWN && h->link_bitrate_threshold_bps > share)
       drop_message (e, m, OCTO_DROP_BITRATE);
     else
       m->state = MSG_COMMITTED;

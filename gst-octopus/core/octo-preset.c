@@ -1,68 +1,61 @@
 #include "octo-preset.h"
 
-#include <string.h>
+static void
+set_rules (OctoHeader *header, guint8 priority, gboolean drop,
+    guint8 priority_threshold, guint64 link_bitrate_threshold_bps)
+{
+  header->priority = priority;
+  header->drop = drop;
+  header->priority_threshold = priority_threshold;
+  header->link_bitrate_threshold_bps = link_bitrate_threshold_bps;
+}
 
 void
 octo_preset_framerate (gboolean keyframe, guint temporal_layer,
-    OctoTags *tags)
+    OctoHeader *header)
 {
-  memset (tags, 0, sizeof (*tags));
-  tags->drop = TRUE;
-  if (keyframe) {
-    tags->priority = 0;
-    tags->priority_threshold = 0;
-  } else if (temporal_layer == 0) {
-    tags->priority = 1;
-    tags->priority_threshold = 2;
-  } else if (temporal_layer == 1) {
-    tags->priority = 2;
-    tags->priority_threshold = 2;
-  } else {
-    tags->priority = 3;
-    tags->priority_threshold = 3;
-  }
+  if (keyframe)
+    set_rules (header, 0, TRUE, 0, 0);
+  else if (temporal_layer == 0)
+    set_rules (header, 1, TRUE, 2, 0);
+  else if (temporal_layer == 1)
+    set_rules (header, 2, TRUE, 2, 0);
+  else
+    set_rules (header, 3, TRUE, 3, 0);
 }
 
 void
 octo_preset_quality (guint layer, gboolean gop_start,
-    guint64 cumulative_link_bps, OctoTags *tags)
+    guint64 cumulative_link_bps, OctoHeader *header)
 {
-  memset (tags, 0, sizeof (*tags));
-  tags->priority = MIN (layer, 7u);
-  if (layer > 0)
-    tags->bitrate_threshold = cumulative_link_bps;
-  else if (gop_start)
-    tags->drop = TRUE;
+  set_rules (header, MIN (layer, 7u), layer == 0 && gop_start, 0,
+      layer > 0 ? cumulative_link_bps : 0);
 }
 
+/* Cell 0's L0 is the frame's dropper, its threshold cycling 3, 2, 1, 0. */
 static void
-cell0_dropper (guint cell, guint layer, guint64 frame, OctoTags *tags)
+set_volumetric_rules (OctoHeader *header, guint cell, guint layer,
+    guint64 frame, guint8 priority)
 {
-  if (cell == 0 && layer == 0) {
-    tags->drop = TRUE;
-    tags->priority_threshold = 3 - frame % 4;
-  }
+  gboolean dropper = cell == 0 && layer == 0;
+
+  set_rules (header, priority, dropper, dropper ? 3 - frame % 4 : 0, 0);
 }
 
 void
 octo_preset_volumetric (guint cell, gboolean front, guint layer,
-    guint64 frame, OctoTags *tags)
+    guint64 frame, OctoHeader *header)
 {
-  memset (tags, 0, sizeof (*tags));
-  if (!front)
-    tags->priority = 3;
-  else
-    tags->priority = layer == 0 ? 0 : layer <= 2 ? 1 : 2;
-  cell0_dropper (cell, layer, frame, tags);
+  set_volumetric_rules (header, cell, layer, frame,
+      !front ? 3 : layer == 0 ? 0 : layer <= 2 ? 1 : 2);
 }
 
 void
 octo_preset_volumetric_trace (guint cell, guint layer, guint64 frame,
-    OctoTags *tags)
+    OctoHeader *header)
 {
-  memset (tags, 0, sizeof (*tags));
-  tags->priority = layer == 0 ? 0 : layer <= 4 ? 1 : layer == 5 ? 2 : 3;
-  cell0_dropper (cell, layer, frame, tags);
+  set_volumetric_rules (header, cell, layer, frame,
+      layer == 0 ? 0 : layer <= 4 ? 1 : layer == 5 ? 2 : 3);
 }
 
 guint64

@@ -2,40 +2,36 @@
  * shared by octopustag, the trace-replay source and the simulator. */
 #pragma once
 
-#include "octo-types.h"
+#include "octo-wire.h"
 
 G_BEGIN_DECLS
 
-typedef struct {
-  guint8 priority;
-  gboolean drop;
-  guint8 priority_threshold;
-  guint64 bitrate_threshold;    /* link bits/s; 0 = none */
-  guint16 slack_ms;
-} OctoTags;
+/* Each preset sets the dropping-rule fields of @header (priority, drop,
+ * priority_threshold, link_bitrate_threshold_bps) and leaves the others
+ * (stream, message id, slack, first/last) as they are. */
 
 /* framerate (VP8, 3 temporal layers): key 0/0, TL0 1/2, TL1 2/2, TL2 3/3,
  * every frame a dropper.  From the key flag and layer id only, never from
  * the frame's position. */
 void octo_preset_framerate (gboolean keyframe, guint temporal_layer,
-    OctoTags *tags);
+    OctoHeader *header);
 
 /* quality (spatial layers): Qk priority k (capped at 7), bitrate threshold
  * = the level's cumulative link rate up to Qk for k > 0; the GoP's first Q0
  * is a dropper with threshold 0. */
 void octo_preset_quality (guint layer, gboolean gop_start,
-    guint64 cumulative_link_bps, OctoTags *tags);
+    guint64 cumulative_link_bps, OctoHeader *header);
 
 /* volumetric, live pipeline (5 density layers per cell): front L0 0,
  * front L1-2 1, front L3-4 2, occluded 3; cell 0's L0 is the only dropper,
  * its threshold cycling 3, 2, 1, 0 with the frame number. */
 void octo_preset_volumetric (guint cell, gboolean front, guint layer,
-    guint64 frame, OctoTags *tags);
+    guint64 frame, OctoHeader *header);
 
 /* volumetric, dance.trace replay (10 layers, no viewport): L0 0, L1-4 1,
  * L5 2, L6-9 3, for every cell; cell 0's L0 the dropper as above. */
 void octo_preset_volumetric_trace (guint cell, guint layer, guint64 frame,
-    OctoTags *tags);
+    OctoHeader *header);
 
 /* A media rate as a link rate: scaled by (payload + overhead) / payload
  * for packets of @payload bytes each carrying @overhead bytes of IP, UDP

@@ -126,7 +126,7 @@ temporal_frame (OctoTraceSource *s, guint64 frame, OctoSourceMessage *out)
   out->size = f->size;
   out->quality = octo_ssim_from_db (f->ssim_db);
   if (s->config.tag)
-    octo_preset_framerate (f->keyframe, f->temporal_layer, &out->tags);
+    octo_preset_framerate (f->keyframe, f->temporal_layer, &out->header);
   return 1;
 }
 
@@ -161,7 +161,7 @@ quality_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
     m->quality = octo_ssim_from_db (f->ssim_db[k]);
     if (s->config.tag)
       octo_preset_quality (k, gop_start,
-          link_rate (&s->config, level->cumulative_kbps[k]), &m->tags);
+          link_rate (&s->config, level->cumulative_kbps[k]), &m->header);
   }
   return t->n_layers;
 }
@@ -185,7 +185,7 @@ cloud_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
       /* fraction of the full frame's points: layers are equal subsets */
       m->quality = 1.0 / (t->n_layers * t->n_cells);
       if (s->config.tag)
-        octo_preset_volumetric_trace (cell, layer, frame, &m->tags);
+        octo_preset_volumetric_trace (cell, layer, frame, &m->header);
     }
   return n;
 }

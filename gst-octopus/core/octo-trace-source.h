@@ -1,9 +1,9 @@
 /* gst-octopus core: an application that plays an encoded-video trace, as
  * the papers' experiments do: frame by frame, each frame's messages with
- * their sizes, quality and the preset's tags.  The quality trace's level is
- * chosen per GoP and the point cloud's layer count per frame, from the
- * bandwidth estimate the caller passes (the transport's).  The trace loops.
- * Used by the trace-replay element and by the simulator. */
+ * their sizes, quality and the preset's dropping fields.  The quality
+ * trace's level is chosen per GoP and the point cloud's layer count per
+ * frame, from the bandwidth estimate the caller passes (the transport's).
+ * The trace loops.  Used by the trace-replay element and by the simulator. */
 #pragma once
 
 #include "octo-preset.h"
@@ -46,7 +46,7 @@ typedef struct {
   OctoTime capture;
   gboolean keyframe;            /* a GoP start (temporal, quality) */
   gdouble quality;              /* linear; see octo-metrics.h models */
-  OctoTags tags;
+  OctoHeader header;            /* the preset's dropping fields, rest zero */
 } OctoSourceMessage;
 
 #define OCTO_SOURCE_MAX_MESSAGES 24

@@ -129,7 +129,7 @@ octo_header_parse (const guint8 *data, gsize len, OctoHeader *out)
   out->priority = (word >> 26) & 0x7;
   out->priority_threshold = (word >> 23) & 0x7;
   out->slack_ms = (word >> 13) & 0x3ff;
-  out->bitrate_threshold = octo_bitrate_decode ((word >> 1) & 0xfff);
+  out->link_bitrate_threshold_bps = octo_bitrate_decode ((word >> 1) & 0xfff);
   return OCTO_PARSE_OK;
 }
 
@@ -145,7 +145,7 @@ octo_header_pack (const OctoHeader *h, guint8 out[OCTO_WIRE_HEADER_LEN])
   word = (guint32) h->first << 31 | (guint32) h->last << 30 |
       (guint32) h->drop << 29 | (guint32) h->priority << 26 |
       (guint32) h->priority_threshold << 23 | (guint32) h->slack_ms << 13 |
-      (guint32) octo_bitrate_encode (h->bitrate_threshold) << 1;
+      (guint32) octo_bitrate_encode (h->link_bitrate_threshold_bps) << 1;
 
   out[0] = OCTO_WIRE_MARKER | OCTO_WIRE_VERSION;
   out[2] = h->stream_id >> 8;

@@ -29,7 +29,9 @@ typedef struct {
   guint32 msg_id;
   guint16 stream_id;
   guint16 slack_ms;             /* 0..OCTO_SLACK_MS_MAX */
-  guint64 bitrate_threshold;    /* bits/s; 0 = no bitrate rule */
+  /* link bits/s (IP datagrams, as the queue measures its share); 0 = no
+   * bitrate rule */
+  guint64 link_bitrate_threshold_bps;
   guint8 priority;              /* 0 (most important) .. 7 */
   guint8 priority_threshold;    /* 0..7, meaningful when drop is set */
   guint8 first : 1;             /* first packet of the message */

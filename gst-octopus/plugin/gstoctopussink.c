@@ -459,21 +459,8 @@ gst_octopus_sink_render (GstBaseSink *bsink, GstBuffer *buf)
   gboolean accepted;
 
   octo_msg_info_init (&info);
-  if (m) {
-    params.stream_id = m->stream_id;
-    params.priority = m->priority;
-    params.drop = m->drop;
-    params.priority_threshold = m->priority_threshold;
-    params.bitrate_threshold = m->bitrate_threshold;
-    params.slack_ms = m->slack_ms;
-    info.capture_time = m->capture_time;
-    info.frame_id = m->frame_id;
-    info.spatial_layer = m->spatial_layer;
-    info.temporal_layer = m->temporal_layer;
-    info.cell_id = m->cell_id;
-    info.density_layer = m->density_layer;
-    info.flags = m->keyframe ? OCTO_MSG_FLAG_KEYFRAME : 0;
-  }
+  if (m)
+    gst_octopus_meta_to_core (m, &params, &info);
   if (info.capture_time == OCTO_TIME_NONE)
     info.capture_time = buffer_capture_time (self, buf);
 

@@ -124,20 +124,7 @@ on_message (OctoMessage *msg, gpointer user_data)
     g_free (msg->data);
   }
   m = gst_buffer_add_octopus_meta (buf);
-  m->stream_id = msg->header.stream_id;
-  m->msg_id = msg->header.msg_id;
-  m->priority = msg->header.priority;
-  m->drop = msg->header.drop;
-  m->priority_threshold = msg->header.priority_threshold;
-  m->bitrate_threshold = msg->header.bitrate_threshold;
-  m->slack_ms = msg->header.slack_ms;
-  m->capture_time = msg->info.capture_time;
-  m->frame_id = msg->info.frame_id;
-  m->spatial_layer = msg->info.spatial_layer;
-  m->temporal_layer = msg->info.temporal_layer;
-  m->cell_id = msg->info.cell_id;
-  m->density_layer = msg->info.density_layer;
-  m->keyframe = (msg->info.flags & OCTO_MSG_FLAG_KEYFRAME) != 0;
+  gst_octopus_meta_from_core (m, &msg->header, &msg->info);
   if (!m->keyframe)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
 

@@ -6,14 +6,16 @@
  *
  *  framerate  layers from vp8enc's GstVP8Meta, else our meta's temporal id.
  *  quality    Qk from our meta's spatial id; its bitrate threshold is the
- *             upstream meta's cumulative media rate of the level in use.
+ *             upstream meta's media_bitrate_threshold_bps (the cumulative
+ *             media rate of the level in use).
  *  volumetric cells 0/1 front, 2/3 occluded (live, density-layers=5), or
  *             the dance.trace table (density-layers=10).
  *  none       the property values, unless upstream already attached a meta.
  *
- * Bitrate thresholds are media rates; they become link rates (per-packet
- * IP, UDP and transport overhead at @mtu) before tagging.  The "tag" signal
- * lets the application adjust every meta last. */
+ * Bitrate thresholds come in as media rates (the meta's media field, the
+ * bitrate-threshold property); this element is where they become the link
+ * rates the header carries (per-packet IP, UDP and transport overhead at
+ * @mtu).  The "tag" signal lets the application adjust every meta last. */
 #include "gstoctopustag.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
@@ -61,7 +63,7 @@ struct _GstOctopusTag {
   guint priority;
   gboolean drop;
   guint priority_threshold;
-  guint64 bitrate_threshold;
+  guint64 media_bitrate_threshold_bps;
   guint slack;
   guint mtu;
   guint density_layers;
@@ -111,15 +113,6 @@ link_rate (GstOctopusTag *self, guint64 media_bps)
           OCTO_DATA_PREFIX_LEN + OCTO_LINK_OVERHEAD), OCTO_BITRATE_MAX_BPS);
 }
 
-static void
-set_tags (GstOctopusMeta *m, const OctoTags *t)
-{
-  m->priority = t->priority;
-  m->drop = t->drop;
-  m->priority_threshold = t->priority_threshold;
-  m->bitrate_threshold = t->bitrate_threshold;
-}
-
 /* vp8enc (gst-plugins-good >= 1.20) describes temporal layers in a custom
  * meta named "GstVP8Meta". */
 static gboolean
@@ -141,45 +134,50 @@ vp8_temporal_layer (GstBuffer *buf, guint *layer)
   return gst_structure_get_uint (s, "layer-id", layer);
 }
 
+/* The presets set the dropping fields of the core's header: each apply_*
+ * runs one on @m's header and writes the result back. */
 static void
 apply_framerate (GstBuffer *buf, GstOctopusMeta *m)
 {
-  OctoTags t = { 0 };
+  OctoHeader h;
   guint layer = 0;
 
   if (!vp8_temporal_layer (buf, &layer) &&
       m->temporal_layer != GST_OCTOPUS_LAYER_NONE)
     layer = m->temporal_layer;
   m->temporal_layer = layer;
-  octo_preset_framerate (m->keyframe, layer, &t);
-  set_tags (m, &t);
+  gst_octopus_meta_to_core (m, &h, NULL);
+  octo_preset_framerate (m->keyframe, layer, &h);
+  gst_octopus_meta_from_core (m, &h, NULL);
 }
 
 static void
 apply_quality (GstOctopusTag *self, GstOctopusMeta *m)
 {
-  OctoTags t = { 0 };
+  OctoHeader h;
   guint layer = m->spatial_layer == GST_OCTOPUS_LAYER_NONE ? 0 :
       m->spatial_layer;
 
+  gst_octopus_meta_to_core (m, &h, NULL);
   octo_preset_quality (layer, m->keyframe,
-      link_rate (self, m->bitrate_threshold), &t);
-  set_tags (m, &t);
+      link_rate (self, m->media_bitrate_threshold_bps), &h);
+  gst_octopus_meta_from_core (m, &h, NULL);
 }
 
 static void
 apply_volumetric (GstOctopusTag *self, GstOctopusMeta *m)
 {
-  OctoTags t = { 0 };
+  OctoHeader h;
   guint cell = m->cell_id == GST_OCTOPUS_LAYER_NONE ? 0 : m->cell_id;
   guint layer = m->density_layer == GST_OCTOPUS_LAYER_NONE ? 0 :
       m->density_layer;
 
+  gst_octopus_meta_to_core (m, &h, NULL);
   if (self->density_layers <= 5)
-    octo_preset_volumetric (cell, cell < 2, layer, m->frame_id, &t);
+    octo_preset_volumetric (cell, cell < 2, layer, m->frame_id, &h);
   else
-    octo_preset_volumetric_trace (cell, layer, m->frame_id, &t);
-  set_tags (m, &t);
+    octo_preset_volumetric_trace (cell, layer, m->frame_id, &h);
+  gst_octopus_meta_from_core (m, &h, NULL);
 }
 
 static GstClockTime
@@ -227,7 +225,8 @@ gst_octopus_tag_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
         m->priority = self->priority;
         m->drop = self->drop;
         m->priority_threshold = self->priority_threshold;
-        m->bitrate_threshold = link_rate (self, self->bitrate_threshold);
+        m->link_bitrate_threshold_bps =
+            link_rate (self, self->media_bitrate_threshold_bps);
       }
       break;
     case GST_OCTOPUS_TAG_POLICY_FRAMERATE:
@@ -245,7 +244,7 @@ gst_octopus_tag_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
   g_signal_emit (self, gst_octopus_tag_signals[SIGNAL_TAG], 0, buf, m);
   GST_LOG_OBJECT (self, "frame %u: priority %u drop %d/%u bitrate %"
       G_GUINT64_FORMAT, m->frame_id, m->priority, m->drop,
-      m->priority_threshold, m->bitrate_threshold);
+      m->priority_threshold, m->link_bitrate_threshold_bps);
   return GST_FLOW_OK;
 }
 
@@ -283,7 +282,7 @@ gst_octopus_tag_set_property (GObject *object, guint prop_id,
       self->priority_threshold = g_value_get_uint (value);
       break;
     case PROP_BITRATE_THRESHOLD:
-      self->bitrate_threshold = g_value_get_uint64 (value);
+      self->media_bitrate_threshold_bps = g_value_get_uint64 (value);
       break;
     case PROP_SLACK:
       self->slack = g_value_get_uint (value);
@@ -325,7 +324,7 @@ gst_octopus_tag_get_property (GObject *object, guint prop_id, GValue *value,
       g_value_set_uint (value, self->priority_threshold);
       break;
     case PROP_BITRATE_THRESHOLD:
-      g_value_set_uint64 (value, self->bitrate_threshold);
+      g_value_set_uint64 (value, self->media_bitrate_threshold_bps);
       break;
     case PROP_SLACK:
       g_value_set_uint (value, self->slack);
@@ -430,7 +429,7 @@ gst_octopus_tag_init (GstOctopusTag *self)
   self->priority = DEFAULT_PRIORITY;
   self->drop = DEFAULT_DROP;
   self->priority_threshold = DEFAULT_PRIORITY_THRESHOLD;
-  self->bitrate_threshold = DEFAULT_BITRATE_THRESHOLD;
+  self->media_bitrate_threshold_bps = DEFAULT_BITRATE_THRESHOLD;
   self->slack = DEFAULT_SLACK;
   self->mtu = DEFAULT_MTU;
   self->density_layers = DEFAULT_DENSITY_LAYERS;

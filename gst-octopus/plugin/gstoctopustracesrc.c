@@ -248,15 +248,13 @@ gst_octopus_trace_src_create (GstPushSrc *psrc, GstBuffer **out)
       m->density_layer = msg->layer;
       break;
   }
-  m->priority = msg->tags.priority;
-  m->drop = msg->tags.drop;
-  m->priority_threshold = msg->tags.priority_threshold;
-  m->bitrate_threshold = msg->tags.bitrate_threshold;
+  gst_octopus_meta_from_core (m, &msg->header, NULL);
   if (!self->tag && self->kind == GST_OCTOPUS_TRACE_KIND_QUALITY) {
     /* Layer info for octopustag: the cumulative media rate of the level. */
     const OctoQualityLevel *level =
         &self->quality->levels[octo_trace_source_level (self->source)];
-    m->bitrate_threshold = (guint64) level->cumulative_kbps[msg->layer] * 1000;
+    m->media_bitrate_threshold_bps =
+        (guint64) level->cumulative_kbps[msg->layer] * 1000;
   }
   if (!m->keyframe)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);

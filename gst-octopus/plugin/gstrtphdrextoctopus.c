@@ -104,7 +104,7 @@ gst_rtp_header_extension_octopus_write (GstRTPHeaderExtension *ext,
   GstOctopusMeta *m =
       gst_buffer_get_octopus_meta ((GstBuffer *) input_meta);
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  OctoHeader header = { 0 };
+  OctoHeader header;
   gboolean last;
 
   (void) write_flags;
@@ -121,12 +121,7 @@ gst_rtp_header_extension_octopus_write (GstRTPHeaderExtension *ext,
   last = ends_message (self, &rtp);
   gst_rtp_buffer_unmap (&rtp);
 
-  header.stream_id = m->stream_id;
-  header.priority = m->priority;
-  header.drop = m->drop;
-  header.priority_threshold = m->priority_threshold;
-  header.bitrate_threshold = m->bitrate_threshold;
-  header.slack_ms = m->slack_ms;
+  gst_octopus_meta_to_core (m, &header, NULL);
   GST_OBJECT_LOCK (self);
   octo_rtpext_writer_next (&self->writer, message_identity (input_meta, m),
       last, &header);
@@ -172,13 +167,7 @@ gst_rtp_header_extension_octopus_read (GstRTPHeaderExtension *ext,
   m = gst_buffer_get_octopus_meta (buffer);
   if (m == NULL)
     m = gst_buffer_add_octopus_meta (buffer);
-  m->stream_id = h.stream_id;
-  m->msg_id = h.msg_id;
-  m->priority = h.priority;
-  m->drop = h.drop;
-  m->priority_threshold = h.priority_threshold;
-  m->bitrate_threshold = h.bitrate_threshold;
-  m->slack_ms = h.slack_ms;
+  gst_octopus_meta_from_core (m, &h, NULL);
   return TRUE;
 }
 

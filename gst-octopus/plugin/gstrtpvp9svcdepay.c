@@ -136,8 +136,8 @@ gst_rtp_vp9_svc_depay_process (GstRTPBaseDepayload *depay, GstRTPBuffer *rtp)
     return NULL;
   }
   if (d.start && d.has_ss && d.ss_spatial_layers != self->spatial_layers) {
-    /* svcdec needs the layer count to know a picture's top layer when the
-     * upper layers (and the RTP marker with them) were dropped. */
+    /* octopussvcdec needs the layer count to know a picture's top layer when
+     * the upper layers (and the RTP marker with them) were dropped. */
     GstCaps *caps = gst_caps_new_simple ("video/x-vp9", "spatial-layers",
         G_TYPE_INT, (gint) d.ss_spatial_layers, NULL);
     self->spatial_layers = d.ss_spatial_layers;

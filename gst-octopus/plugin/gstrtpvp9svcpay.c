@@ -1,4 +1,4 @@
-/* rtpvp9svcpay: payloads svcenc's VP9 output in RFC 9628 flexible mode.
+/* rtpvp9svcpay: payloads octopussvcenc's VP9 output in RFC 9628 flexible mode.
  *
  * Input: one buffer per spatial layer frame, in increasing spatial order,
  * each with GstOctopusMeta (frame id, spatial and temporal layer, key

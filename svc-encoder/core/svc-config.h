@@ -1,4 +1,4 @@
-/* svc-encoder core: svcenc's layer settings — defaults, the property
+/* svc-encoder core: octopussvcenc's layer settings — defaults, the property
  * strings that override them, and the per-layer target rates. */
 #pragma once
 

@@ -1,4 +1,4 @@
-/* svc-encoder core: the layer dump svclog writes and octo-svc-quality
+/* svc-encoder core: the layer dump octopussvclog writes and octo-svc-quality
  * reads — every message the sender produced, with its payload, so the
  * pictures a receiver could show can be rebuilt and scored after a run.
  *

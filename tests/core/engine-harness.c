@@ -91,7 +91,7 @@ harness_packets (Harness *h, guint64 source, guint16 stream, guint32 msg_id,
       p.header.priority = tags->priority;
       p.header.drop = tags->drop;
       p.header.priority_threshold = tags->threshold;
-      p.header.bitrate_threshold = tags->bitrate;
+      p.header.link_bitrate_threshold_bps = tags->bitrate;
       p.header.slack_ms = tags->slack_ms;
     }
     h->outstanding++;

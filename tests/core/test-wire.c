@@ -19,8 +19,9 @@ assert_round_trip (const OctoHeader *in)
   g_assert_cmpuint (out.priority, ==, in->priority);
   g_assert_cmpuint (out.priority_threshold, ==, in->priority_threshold);
   g_assert_cmpuint (out.slack_ms, ==, in->slack_ms);
-  g_assert_cmpuint (out.bitrate_threshold, ==,
-      octo_bitrate_decode (octo_bitrate_encode (in->bitrate_threshold)));
+  g_assert_cmpuint (out.link_bitrate_threshold_bps, ==,
+      octo_bitrate_decode (octo_bitrate_encode
+          (in->link_bitrate_threshold_bps)));
 }
 
 static void
@@ -43,7 +44,7 @@ test_header_round_trips_every_field_range (void)
                   .priority = prio, .priority_threshold = thr,
                   .first = flags & 1, .last = (flags >> 1) & 1,
                   .drop = (flags >> 2) & 1, .slack_ms = slacks[c],
-                  .bitrate_threshold = bitrates[d],
+                  .link_bitrate_threshold_bps = bitrates[d],
                 };
                 assert_round_trip (&h);
               }

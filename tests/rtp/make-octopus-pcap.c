@@ -89,7 +89,8 @@ main (int argc, char **argv)
     65535, 1 };
   guint8 msg[1000], pkt[2048];
   OctoHeader h = { .stream_id = 3, .msg_id = 42, .priority = 2, .drop = 1,
-    .priority_threshold = 1, .slack_ms = 300, .bitrate_threshold = 2500000 };
+    .priority_threshold = 1, .slack_ms = 300,
+    .link_bitrate_threshold_bps = 2500000 };
   OctoMsgInfo info;
   guint frame = 0;
   gsize len;
@@ -132,7 +133,7 @@ main (int argc, char **argv)
   h.msg_id = 43;
   h.drop = 0;
   h.priority = 5;
-  h.bitrate_threshold = 0;
+  h.link_bitrate_threshold_bps = 0;
   len = octo_fragment_write (&h, &info, chunked, sizeof chunked, 600, 0, 1,
       pkt);
   octo_data_stamp (pkt, 1002, 5600);
@@ -151,7 +152,7 @@ main (int argc, char **argv)
   /* 5, 6: RTP, extension id 3 (one-byte form) and 20 (two-byte form) */
   OctoHeader r = { .stream_id = 0, .msg_id = 7, .priority = 1, .first = 1,
     .last = 1, .drop = 1, .priority_threshold = 2, .slack_ms = 0,
-    .bitrate_threshold = 1000000 };
+    .link_bitrate_threshold_bps = 1000000 };
   len = rtp_with_extension (pkt, 3, &r);
   write_frame (out, ++frame, RTP_PORT, pkt, len);
   r.msg_id = 8;

@@ -34,7 +34,7 @@ sample_header (void)
 {
   OctoHeader h = { .stream_id = 3, .msg_id = 0xfffffffe, .priority = 2,
     .priority_threshold = 1, .drop = 1, .first = 1, .last = 0,
-    .slack_ms = 300, .bitrate_threshold = 2500000 };
+    .slack_ms = 300, .link_bitrate_threshold_bps = 2500000 };
   return h;
 }
 
@@ -49,8 +49,8 @@ assert_same_header (const OctoHeader *a, const OctoHeader *b)
   g_assert_cmpuint (a->first, ==, b->first);
   g_assert_cmpuint (a->last, ==, b->last);
   g_assert_cmpuint (a->slack_ms, ==, b->slack_ms);
-  g_assert_cmpuint (octo_bitrate_encode (a->bitrate_threshold), ==,
-      octo_bitrate_encode (b->bitrate_threshold));
+  g_assert_cmpuint (octo_bitrate_encode (a->link_bitrate_threshold_bps), ==,
+      octo_bitrate_encode (b->link_bitrate_threshold_bps));
 }
 
 static void

@@ -31,7 +31,7 @@ tag_frame (GstOctopusMeta *m, guint i)
   m->priority = i % 4;
   m->drop = i % 4 == 0;
   m->priority_threshold = i % 3;
-  m->bitrate_threshold = 100000 * (guint64) (i + 1);
+  m->link_bitrate_threshold_bps = 100000 * (guint64) (i + 1);
   m->slack_ms = (guint16) (i * 10);
   m->frame_id = i;
 }
@@ -188,8 +188,9 @@ run_pay_depay (gboolean two_byte)
     fail_unless_equals_int (got->priority_threshold, want.priority_threshold);
     fail_unless_equals_int (got->slack_ms, want.slack_ms);
     /* the header's 12-bit code rounds to 0.4 % */
-    fail_unless_equals_uint64 (got->bitrate_threshold,
-        octo_bitrate_decode (octo_bitrate_encode (want.bitrate_threshold)));
+    fail_unless_equals_uint64 (got->link_bitrate_threshold_bps,
+        octo_bitrate_decode (octo_bitrate_encode
+            (want.link_bitrate_threshold_bps)));
   }
   g_array_free (run.out, TRUE);
   gst_object_unref (bus);

@@ -1,9 +1,10 @@
-/* rtpvp9svcpay -> rtpvp9svcdepay with svcenc's real VP9 output (3 spatial
- * layers, octopustag policy=quality, the Octopus extension), then svcdec:
- * every frame is shown at Q2; with every Q2 packet removed in between (as an
- * Octopus queue removes a layer) every frame is still shown, at Q1, none
- * undecodable; with Q1 and Q2 removed, at Q0.  svcdec upscales to the full
- * size and names the layer shown in its output's GstOctopusMeta. */
+/* rtpvp9svcpay -> rtpvp9svcdepay with octopussvcenc's real VP9 output (3
+ * spatial layers, octopustag policy=quality, the Octopus extension), then
+ * octopussvcdec: every frame is shown at Q2; with every Q2 packet removed in
+ * between (as an Octopus queue removes a layer) every frame is still shown,
+ * at Q1, none undecodable; with Q1 and Q2 removed, at Q0.  octopussvcdec
+ * upscales to the full size and names the layer shown in its output's
+ * GstOctopusMeta. */
 #include <gst/check/gstcheck.h>
 #include <gst/rtp/rtp.h>
 
@@ -84,10 +85,10 @@ run_call (Run *run)
 {
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=ball "
       "! video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 "
-      "! svcenc codec=vp9 spatial-layers=3 gop=10 bitrate=600000 "
+      "! octopussvcenc codec=vp9 spatial-layers=3 gop=10 bitrate=600000 "
       "! octopustag policy=quality mtu=1200 "
       "! rtpvp9svcpay mtu=1200 ! application/x-rtp,extmap-%d=(string)%s "
-      "! identity name=net ! rtpvp9svcdepay ! svcdec name=dec "
+      "! identity name=net ! rtpvp9svcdepay ! octopussvcdec name=dec "
       "! appsink name=out emit-signals=true sync=false",
       FRAMES, WIDTH, HEIGHT, EXT_ID, OCTO_RTPEXT_URI);
   GError *err = NULL;
@@ -154,7 +155,7 @@ GST_START_TEST (test_only_q0_every_frame_shown_at_q0)
   fail_unless (run.packets_removed >= 2 * FRAMES);
   fail_unless_equals_int (run.frames, FRAMES);
   fail_unless_equals_int (run.frames_at_top, FRAMES);
-  /* Q0 is 80x46 (even rows); svcdec scales it by 4. */
+  /* Q0 is 80x46 (even rows); octopussvcdec scales it by 4. */
   fail_unless_equals_int (run.width, WIDTH);
   fail_unless_equals_int (run.height, 4 * ((HEIGHT / 4 + 1) & ~1));
 }

@@ -1,5 +1,5 @@
 /* rtpvp9svcpay <-> rtpvp9svcdepay (RFC 9628 flexible mode) with hand-made
- * layer frames as svcenc emits them: 4 pictures x 3 spatial layers, two
+ * layer frames as octopussvcenc emits them: 4 pictures x 3 spatial layers, two
  * temporal layers, picture ids wrapping.  Checks every packet's descriptor
  * and Octopus extension (one message per layer frame), the exact bytes and
  * metas out of the depayloader, and what it yields when a queue removed

@@ -40,7 +40,7 @@ tag_frame (GstOctopusMeta *m, guint32 i)
   m->priority = i % 4;
   m->drop = i % 4 == 0;
   m->priority_threshold = i % 3;
-  m->bitrate_threshold = 50000 * (guint64) (i + 1);
+  m->link_bitrate_threshold_bps = 50000 * (guint64) (i + 1);
   m->slack_ms = (guint16) (i % 100);
 }
 
@@ -138,8 +138,9 @@ collect_output (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
     if (m->stream_id != want.stream_id || m->priority != want.priority ||
         m->drop != want.drop || m->slack_ms != want.slack_ms ||
         m->priority_threshold != want.priority_threshold ||
-        m->bitrate_threshold != octo_bitrate_decode (octo_bitrate_encode
-            (want.bitrate_threshold)))
+        m->link_bitrate_threshold_bps !=
+        octo_bitrate_decode (octo_bitrate_encode
+            (want.link_bitrate_threshold_bps)))
       call->bad++;
     g_array_append_val (call->got, *m);
   }

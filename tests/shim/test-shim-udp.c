@@ -216,7 +216,8 @@ flow_send (Flow *f, guint64 now)
     gboolean dropper = f->msg_id % 10 == 0;
     OctoHeader h = { .msg_id = f->msg_id++, .stream_id = 7,
       .priority = dropper ? 0 : 3, .drop = dropper,
-      .bitrate_threshold = dropper ? 0 : 100000000, .first = 1, .last = 1 };
+      .link_bitrate_threshold_bps = dropper ? 0 : 100000000, .first = 1,
+      .last = 1 };
     g_assert_true (octo_header_pack (&h, buf));
   }
   if (sendto (f->fd, buf, sizeof buf, 0, (struct sockaddr *) &to,

@@ -1,6 +1,7 @@
-/* svcenc and svcdec in GstHarness: one buffer per layer with the contract's
- * metas and flags, VP8 layer metas read by octopustag, bitrate changes at
- * GoP starts, and the decoder's choice of layers when messages are lost. */
+/* octopussvcenc and octopussvcdec in GstHarness: one buffer per layer with
+ * the contract's metas and flags, VP8 layer metas read by octopustag,
+ * bitrate changes at GoP starts, and the decoder's choice of layers when
+ * messages are lost. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -13,7 +14,7 @@
 #define W 320
 #define H 180
 #define VP9_ENC_FOR_FLUSH \
-  "svcenc codec=vp9 spatial-layers=3 gop=30 bitrate=600000 speed=8"
+  "octopussvcenc codec=vp9 spatial-layers=3 gop=30 bitrate=600000 speed=8"
 #define CAPS "video/x-raw,format=I420,width=320,height=180,framerate=30/1"
 
 static GstBuffer *
@@ -62,7 +63,7 @@ encode (GstHarness *h, guint from, guint to)
 
 GST_START_TEST (test_vp9_one_buffer_per_spatial_layer_with_metas_and_flags)
 {
-  GstHarness *h = encoder_harness ("svcenc codec=vp9 spatial-layers=3 "
+  GstHarness *h = encoder_harness ("octopussvcenc codec=vp9 spatial-layers=3 "
       "gop=5 bitrate=600000 speed=8");
   GPtrArray *out = encode (h, 0, 12);
   GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
@@ -89,7 +90,9 @@ GST_START_TEST (test_vp9_one_buffer_per_spatial_layer_with_metas_and_flags)
     fail_unless_equals_int (m->spatial_layer, layer);
     fail_unless_equals_int (m->temporal_layer, 0);
     fail_unless_equals_int (m->keyframe, key);
-    fail_unless_equals_uint64 (m->bitrate_threshold, cumulative[layer]);
+    fail_unless_equals_uint64 (m->media_bitrate_threshold_bps,
+        cumulative[layer]);
+    fail_unless_equals_uint64 (m->link_bitrate_threshold_bps, 0);
     fail_unless_equals_int (m->priority, 0);
     fail_unless_equals_int (m->drop, FALSE);
     fail_unless (GST_CLOCK_TIME_IS_VALID (m->capture_time));
@@ -130,8 +133,8 @@ vp8_meta_bool (GstBuffer *buf, const gchar *field)
 
 GST_START_TEST (test_vp8_temporal_layers_tagged_by_octopustag)
 {
-  GstHarness *h = encoder_harness ("svcenc codec=vp8 temporal-layers=3 gop=8 "
-      "bitrate=500000 ! octopustag policy=framerate");
+  GstHarness *h = encoder_harness ("octopussvcenc codec=vp8 "
+      "temporal-layers=3 gop=8 bitrate=500000 ! octopustag policy=framerate");
   GPtrArray *out = encode (h, 0, 16);
   static const guint layer[8] = { 0, 2, 1, 2, 0, 2, 1, 2 };
   static const gboolean sync[8] = { 0, 1, 1, 0, 0, 1, 1, 0 };
@@ -179,18 +182,18 @@ GST_END_TEST;
 static guint64
 top_layer_rate (GstBuffer *buf)
 {
-  return gst_buffer_get_octopus_meta (buf)->bitrate_threshold;
+  return gst_buffer_get_octopus_meta (buf)->media_bitrate_threshold_bps;
 }
 
 GST_START_TEST (test_bitrate_change_takes_effect_at_gop_start)
 {
-  GstHarness *h = encoder_harness ("svcenc codec=vp9 spatial-layers=1 gop=5 "
-      "bitrate=600000 speed=8");
+  GstHarness *h = encoder_harness ("octopussvcenc codec=vp9 "
+      "spatial-layers=1 gop=5 bitrate=600000 speed=8");
   GPtrArray *before, *after;
 
   before = encode (h, 0, 7);
   {
-    GstElement *enc = gst_harness_find_element (h, "svcenc");
+    GstElement *enc = gst_harness_find_element (h, "octopussvcenc");
     g_object_set (enc, "bitrate", 900000, NULL);
     gst_object_unref (enc);
   }
@@ -213,9 +216,9 @@ static void
 check_follow_bandwidth (gboolean follow)
 {
   GstHarness *h = encoder_harness (follow ?
-      "svcenc codec=vp9 spatial-layers=3 gop=5 bitrate=600000 speed=8 "
+      "octopussvcenc codec=vp9 spatial-layers=3 gop=5 bitrate=600000 speed=8 "
       "follow-bandwidth=true" :
-      "svcenc codec=vp9 spatial-layers=3 gop=5 bitrate=600000 speed=8");
+      "octopussvcenc codec=vp9 spatial-layers=3 gop=5 bitrate=600000 speed=8");
   GPtrArray *before, *after;
   /* the estimate is a link rate; the target is the media rate inside it */
   guint64 followed = svc_config_media_rate_for_link (2000000,
@@ -232,7 +235,7 @@ check_follow_bandwidth (gboolean follow)
     static const gdouble share[3] = { 0.2, 0.5, 1.0 };
     guint64 total = follow && m->frame_id >= 5 ? followed : 600000;
 
-    fail_unless_equals_uint64 (m->bitrate_threshold,
+    fail_unless_equals_uint64 (m->media_bitrate_threshold_bps,
         (guint64) (total * share[m->spatial_layer] + 0.5));
   }
   g_ptr_array_unref (before);
@@ -253,9 +256,9 @@ GST_END_TEST;
  * bitrate rule while the link delivers the estimate. */
 GST_START_TEST (test_followed_rate_keeps_top_threshold_within_estimate)
 {
-  GstHarness *h = encoder_harness ("svcenc codec=vp9 spatial-layers=3 gop=2 "
-      "bitrate=600000 speed=8 follow-bandwidth=true ! octopustag "
-      "policy=quality");
+  GstHarness *h = encoder_harness ("octopussvcenc codec=vp9 "
+      "spatial-layers=3 gop=2 bitrate=600000 speed=8 follow-bandwidth=true "
+      "! octopustag policy=quality");
   GPtrArray *out;
   GstOctopusMeta *top;
 
@@ -264,8 +267,8 @@ GST_START_TEST (test_followed_rate_keeps_top_threshold_within_estimate)
   out = encode (h, 0, 3);
   top = gst_buffer_get_octopus_meta (g_ptr_array_index (out, 8));
   fail_unless_equals_int (top->frame_id, 2);
-  fail_unless (top->bitrate_threshold <= 3000000);
-  fail_unless (top->bitrate_threshold > 3000000 - 100);
+  fail_unless (top->link_bitrate_threshold_bps <= 3000000);
+  fail_unless (top->link_bitrate_threshold_bps > 3000000 - 100);
   g_ptr_array_unref (out);
   gst_harness_teardown (h);
 }
@@ -276,7 +279,7 @@ GST_END_TEST;
 static void
 check_quality_tags (guint temporal_layers)
 {
-  gchar *launch = g_strdup_printf ("svcenc codec=vp9 spatial-layers=3 "
+  gchar *launch = g_strdup_printf ("octopussvcenc codec=vp9 spatial-layers=3 "
       "temporal-layers=%u gop=5 bitrate=1000000 speed=8 ! octopustag "
       "policy=quality", temporal_layers);
   GstHarness *h = encoder_harness (launch);
@@ -295,12 +298,12 @@ check_quality_tags (guint temporal_layers)
     fail_unless_equals_int (m->priority, layer);
     fail_unless_equals_int (m->drop, layer == 0 && m->frame_id % 5 == 0);
     if (layer == 0) {
-      fail_unless_equals_uint64 (m->bitrate_threshold, 0);
+      fail_unless_equals_uint64 (m->link_bitrate_threshold_bps, 0);
     } else {
       /* the layer's cumulative media rate as a link rate (a few % more) */
       guint64 media = layer == 1 ? 500000 : 1000000;
-      fail_unless (m->bitrate_threshold > media);
-      fail_unless (m->bitrate_threshold < media * 11 / 10);
+      fail_unless (m->link_bitrate_threshold_bps > media);
+      fail_unless (m->link_bitrate_threshold_bps < media * 11 / 10);
     }
   }
   g_ptr_array_unref (out);
@@ -308,7 +311,7 @@ check_quality_tags (guint temporal_layers)
   g_free (launch);
 }
 
-GST_START_TEST (test_quality_tags_from_svcenc_meta)
+GST_START_TEST (test_quality_tags_from_octopussvcenc_meta)
 {
   check_quality_tags (1);
   check_quality_tags (3);
@@ -344,8 +347,9 @@ GST_START_TEST (test_flush_restarts_with_key_picture)
 
 GST_END_TEST;
 
-/* Encodes @n frames and feeds svcdec the buffers @keep allows; returns the
- * spatial layer each shown frame used, by frame id (-1: not shown). */
+/* Encodes @n frames and feeds octopussvcdec the buffers @keep allows;
+ * returns the spatial layer each shown frame used, by frame id (-1: not
+ * shown). */
 static GArray *
 decode_with_losses (const gchar *encoder, guint n,
     gboolean (*keep) (GstOctopusMeta *m), const gchar *decoder)
@@ -401,7 +405,8 @@ assert_shown (GArray *shown, const gint *expected, guint n)
   g_array_unref (shown);
 }
 
-#define VP9_ENC "svcenc codec=vp9 spatial-layers=3 gop=5 bitrate=600000 speed=8"
+#define VP9_ENC "octopussvcenc codec=vp9 spatial-layers=3 gop=5 " \
+    "bitrate=600000 speed=8"
 
 static gboolean
 keep_all (GstOctopusMeta *m)
@@ -419,7 +424,7 @@ keep_some (GstOctopusMeta *m)
       || (m->frame_id == 11 && m->spatial_layer == 0));
 }
 
-GST_START_TEST (test_svcdec_shows_highest_decodable_layer)
+GST_START_TEST (test_octopussvcdec_shows_highest_decodable_layer)
 {
   static const gint all[15] = { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 };
   /* Q2 lost at 2: 2..4 at Q1 until the key picture at 5; Q1 lost at 6: 6..9
@@ -428,16 +433,16 @@ GST_START_TEST (test_svcdec_shows_highest_decodable_layer)
     -1
   };
 
-  assert_shown (decode_with_losses (VP9_ENC, 15, keep_all, "svcdec"), all,
-      15);
-  assert_shown (decode_with_losses (VP9_ENC, 15, keep_some, "svcdec"), some,
-      15);
+  assert_shown (decode_with_losses (VP9_ENC, 15, keep_all, "octopussvcdec"),
+      all, 15);
+  assert_shown (decode_with_losses (VP9_ENC, 15, keep_some, "octopussvcdec"),
+      some, 15);
 }
 
 GST_END_TEST;
 
-#define VP9_TL_ENC "svcenc codec=vp9 spatial-layers=3 temporal-layers=3 " \
-    "gop=8 bitrate=600000 speed=8"
+#define VP9_TL_ENC "octopussvcenc codec=vp9 spatial-layers=3 " \
+    "temporal-layers=3 gop=8 bitrate=600000 speed=8"
 
 static gboolean
 keep_below_tl2 (GstOctopusMeta *m)
@@ -453,7 +458,7 @@ keep_spatial_temporal_some (GstOctopusMeta *m)
       || (m->frame_id == 12 && m->spatial_layer == 0));
 }
 
-GST_START_TEST (test_svcdec_vp9_spatial_and_temporal_losses)
+GST_START_TEST (test_octopussvcdec_vp9_spatial_and_temporal_losses)
 {
   static const gint no_tl2[16] = { 2, -1, 2, -1, 2, -1, 2, -1, 2, -1, 2, -1,
     2, -1, 2, -1
@@ -465,14 +470,14 @@ GST_START_TEST (test_svcdec_vp9_spatial_and_temporal_losses)
   };
 
   assert_shown (decode_with_losses (VP9_TL_ENC, 16, keep_below_tl2,
-          "svcdec"), no_tl2, 16);
+          "octopussvcdec"), no_tl2, 16);
   assert_shown (decode_with_losses (VP9_TL_ENC, 16,
-          keep_spatial_temporal_some, "svcdec"), some, 16);
+          keep_spatial_temporal_some, "octopussvcdec"), some, 16);
 }
 
 GST_END_TEST;
 
-#define VP8_ENC "svcenc codec=vp8 temporal-layers=3 gop=8 bitrate=500000"
+#define VP8_ENC "octopussvcenc codec=vp8 temporal-layers=3 gop=8 bitrate=500000"
 
 /* frame 2 (TL1) and frame 12 (TL0) lost */
 static gboolean
@@ -481,7 +486,7 @@ keep_vp8_some (GstOctopusMeta *m)
   return m->frame_id != 2 && m->frame_id != 12;
 }
 
-GST_START_TEST (test_svcdec_vp8_skips_frames_with_lost_references)
+GST_START_TEST (test_octopussvcdec_vp8_skips_frames_with_lost_references)
 {
   static const gint no_tl2[16] = { 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1,
     0, -1, 0, -1
@@ -492,10 +497,10 @@ GST_START_TEST (test_svcdec_vp8_skips_frames_with_lost_references)
   };
 
   assert_shown (decode_with_losses (VP8_ENC, 16, keep_below_tl2,
-          "svcdec temporal-layers=3"), no_tl2, 16);
+          "octopussvcdec temporal-layers=3"), no_tl2, 16);
   /* the layer count from the caps */
-  assert_shown (decode_with_losses (VP8_ENC, 16, keep_vp8_some, "svcdec"),
-      some, 16);
+  assert_shown (decode_with_losses (VP8_ENC, 16, keep_vp8_some,
+          "octopussvcdec"), some, 16);
 }
 
 GST_END_TEST;
@@ -513,11 +518,11 @@ svc_suite (void)
   tcase_add_test (tc, test_bitrate_change_takes_effect_at_gop_start);
   tcase_add_test (tc, test_follow_bandwidth_sets_rate_at_next_gop);
   tcase_add_test (tc, test_followed_rate_keeps_top_threshold_within_estimate);
-  tcase_add_test (tc, test_quality_tags_from_svcenc_meta);
+  tcase_add_test (tc, test_quality_tags_from_octopussvcenc_meta);
   tcase_add_test (tc, test_flush_restarts_with_key_picture);
-  tcase_add_test (tc, test_svcdec_shows_highest_decodable_layer);
-  tcase_add_test (tc, test_svcdec_vp9_spatial_and_temporal_losses);
-  tcase_add_test (tc, test_svcdec_vp8_skips_frames_with_lost_references);
+  tcase_add_test (tc, test_octopussvcdec_shows_highest_decodable_layer);
+  tcase_add_test (tc, test_octopussvcdec_vp9_spatial_and_temporal_losses);
+  tcase_add_test (tc, test_octopussvcdec_vp8_skips_frames_with_lost_references);
   return s;
 }
 

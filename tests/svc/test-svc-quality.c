@@ -1,7 +1,7 @@
-/* Real SSIM of a run: svcenc ! svclog records a short encode of the shipped
- * clip, octo-svc-quality scores every layer against the clip, and the sent
- * log it writes has one row per message with the quality growing with the
- * spatial layer. */
+/* Real SSIM of a run: octopussvcenc ! octopussvclog records a short encode
+ * of the shipped clip, octo-svc-quality scores every layer against the clip,
+ * and the sent log it writes has one row per message with the quality
+ * growing with the spatial layer. */
 #include <glib/gstdio.h>
 #include <gst/gst.h>
 #include <stdlib.h>
@@ -14,9 +14,9 @@ run_sender (const gchar *encoder, const gchar *dump)
 {
   gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! decodebin ! "
       "videoconvert ! videoscale ! video/x-raw,format=I420,width=320,"
-      "height=180 ! identity eos-after=%d ! %s ! svclog location=\"%s\" ! "
-      "fakesink sync=false", g_getenv ("OCTOPUS_CLIP"), N_FRAMES, encoder,
-      dump);
+      "height=180 ! identity eos-after=%d ! %s ! octopussvclog "
+      "location=\"%s\" ! fakesink sync=false", g_getenv ("OCTOPUS_CLIP"),
+      N_FRAMES, encoder, dump);
   GstElement *pipe = gst_parse_launch (desc, NULL);
   GstMessage *msg;
 
@@ -66,7 +66,7 @@ test_vp9_layers_scored_against_clip (void)
   gdouble mean[3] = { 0 };
   guint n_frames;
 
-  run_sender ("svcenc codec=vp9 spatial-layers=3 gop=10 bitrate=600000 "
+  run_sender ("octopussvcenc codec=vp9 spatial-layers=3 gop=10 bitrate=600000 "
       "speed=8", dump);
   lines = score (dump, "vp9", out);
   /* identity's eos-after lets its last buffer through too */
@@ -109,7 +109,7 @@ test_vp8_frames_scored_with_layer_ids (void)
   gchar **lines;
   static const guint layer[4] = { 0, 2, 1, 2 };
 
-  run_sender ("svcenc codec=vp8 temporal-layers=3 gop=8 bitrate=500000",
+  run_sender ("octopussvcenc codec=vp8 temporal-layers=3 gop=8 bitrate=500000",
       dump);
   lines = score (dump, "vp8", out);
   g_assert_cmpuint (g_strv_length (lines), >=, 1 + N_FRAMES);

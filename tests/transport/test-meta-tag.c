@@ -1,6 +1,8 @@
-/* GstOctopusMeta and octopustag's policy presets. */
+/* GstOctopusMeta, its mapping to the core's structs, and octopustag's
+ * policy presets. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <string.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
 
@@ -18,7 +20,7 @@ GST_START_TEST (test_meta_has_no_tags_and_survives_copies)
   m->priority = 3;
   m->drop = TRUE;
   m->priority_threshold = 2;
-  m->bitrate_threshold = 1500000;
+  m->link_bitrate_threshold_bps = 1500000;
   m->slack_ms = 100;
   m->frame_id = 77;
   m->temporal_layer = 1;
@@ -33,7 +35,7 @@ GST_START_TEST (test_meta_has_no_tags_and_survives_copies)
     fail_unless_equals_int (c->priority, 3);
     fail_unless (c->drop);
     fail_unless_equals_int (c->priority_threshold, 2);
-    fail_unless_equals_uint64 (c->bitrate_threshold, 1500000);
+    fail_unless_equals_uint64 (c->link_bitrate_threshold_bps, 1500000);
     fail_unless_equals_int (c->slack_ms, 100);
     fail_unless_equals_int (c->frame_id, 77);
     fail_unless_equals_int (c->temporal_layer, 1);
@@ -42,6 +44,102 @@ GST_START_TEST (test_meta_has_no_tags_and_survives_copies)
   gst_buffer_unref (copy);
   gst_buffer_unref (sub);
   gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
+/* A meta with every field away from its default; the bytes between fields
+ * hold a pattern, so any field the mapping forgets differs in memcmp. */
+static void
+init_full_meta (GstOctopusMeta *m)
+{
+  memset (m, 0x5a, sizeof (*m));
+  gst_octopus_meta_reset (m);
+  m->stream_id = 0xbeef;
+  m->priority = GST_OCTOPUS_PRIORITY_MAX;
+  m->drop = TRUE;
+  m->priority_threshold = 5;
+  m->link_bitrate_threshold_bps = octo_bitrate_decode (octo_bitrate_encode
+      (2500000));
+  m->slack_ms = GST_OCTOPUS_SLACK_MS_MAX;
+  m->capture_time = 0x0123456789abcdefull;
+  m->frame_id = 0xfedcba98;
+  m->spatial_layer = 1;
+  m->temporal_layer = 2;
+  m->cell_id = 3;
+  m->density_layer = 4;
+  m->keyframe = TRUE;
+  m->msg_id = 0x80000001;
+}
+
+/* meta -> core -> a data packet's bytes -> core -> meta gives the meta
+ * back; only the media rate, which no packet carries, stays at default. */
+GST_START_TEST (test_meta_core_wire_round_trip)
+{
+  GstOctopusMeta in, out;
+  OctoHeader header, parsed_header;
+  OctoMsgInfo info;
+  OctoDataPacket pkt;
+  guint8 msg[100] = { 0 }, wire[1400];
+  gsize len;
+
+  init_full_meta (&in);
+  gst_octopus_meta_to_core (&in, &header, &info);
+  fail_if (header.first || header.last);
+  len = octo_fragment_write (&header, &info, msg, sizeof msg, sizeof wire,
+      0, 1, wire);
+  fail_unless_equals_int (octo_data_parse (wire, len, &pkt, NULL),
+      OCTO_DATA_OK);
+  memset (&out, 0x5a, sizeof out);
+  gst_octopus_meta_reset (&out);
+  gst_octopus_meta_from_core (&out, &pkt.header, &pkt.info);
+  fail_unless (memcmp (&in, &out, sizeof in) == 0);
+
+  /* The header alone (the RTP extension's bytes) restores its fields and
+   * leaves the description. */
+  fail_unless (octo_header_pack (&header, wire));
+  fail_unless_equals_int (octo_header_parse (wire, OCTO_WIRE_HEADER_LEN,
+          &parsed_header), OCTO_PARSE_OK);
+  memset (&out, 0x5a, sizeof out);
+  gst_octopus_meta_reset (&out);
+  gst_octopus_meta_from_core (&out, &parsed_header, NULL);
+  fail_unless_equals_int (out.frame_id, 0);
+  fail_unless (out.capture_time == GST_CLOCK_TIME_NONE);
+  gst_octopus_meta_to_core (&in, NULL, &info);
+  gst_octopus_meta_from_core (&out, &parsed_header, &info);
+  fail_unless (memcmp (&in, &out, sizeof in) == 0);
+
+  /* The media rate is the meta's own: the core never sees it. */
+  in.media_bitrate_threshold_bps = 3000000;
+  gst_octopus_meta_to_core (&in, &header, NULL);
+  fail_unless_equals_uint64 (header.link_bitrate_threshold_bps,
+      out.link_bitrate_threshold_bps);
+  gst_octopus_meta_from_core (&in, &header, NULL);
+  fail_unless_equals_uint64 (in.media_bitrate_threshold_bps, 3000000);
+}
+
+GST_END_TEST;
+
+/* The meta's limits are the core's. */
+GST_START_TEST (test_meta_limits_are_the_cores)
+{
+  GstOctopusMeta m;
+  OctoHeader header;
+  guint8 wire[OCTO_WIRE_HEADER_LEN];
+
+  gst_octopus_meta_reset (&m);
+  m.priority = GST_OCTOPUS_PRIORITY_MAX;
+  m.priority_threshold = GST_OCTOPUS_PRIORITY_MAX;
+  m.slack_ms = GST_OCTOPUS_SLACK_MS_MAX;
+  gst_octopus_meta_to_core (&m, &header, NULL);
+  fail_unless (octo_header_pack (&header, wire));
+  m.slack_ms = GST_OCTOPUS_SLACK_MS_MAX + 1;
+  gst_octopus_meta_to_core (&m, &header, NULL);
+  fail_if (octo_header_pack (&header, wire));
+  m.slack_ms = 0;
+  m.priority = GST_OCTOPUS_PRIORITY_MAX + 1;
+  gst_octopus_meta_to_core (&m, &header, NULL);
+  fail_if (octo_header_pack (&header, wire));
 }
 
 GST_END_TEST;
@@ -173,7 +271,7 @@ meta_buffer_full (guint32 frame, gboolean keyframe, guint8 spatial,
   m->temporal_layer = temporal;
   m->cell_id = cell;
   m->density_layer = density;
-  m->bitrate_threshold = bitrate;
+  m->media_bitrate_threshold_bps = bitrate;
   return buf;
 }
 
@@ -227,7 +325,7 @@ GST_START_TEST (test_quality_policy)
   fail_unless_equals_int (m->priority, 0);
   fail_unless (m->drop);
   fail_unless_equals_int (m->priority_threshold, 0);
-  fail_unless_equals_uint64 (m->bitrate_threshold, 0);
+  fail_unless_equals_uint64 (m->link_bitrate_threshold_bps, 0);
   gst_buffer_unref (out);
 
   m = push_pull (h, meta_buffer (FALSE, 0, 0xff, 0xff, 0xff, 0), &out);
@@ -238,8 +336,8 @@ GST_START_TEST (test_quality_policy)
   m = push_pull (h, meta_buffer (FALSE, 2, 0xff, 0xff, 0xff, 3000000), &out);
   fail_unless_equals_int (m->priority, 2);
   fail_if (m->drop);
-  fail_unless (m->bitrate_threshold > 3000000);
-  fail_unless (m->bitrate_threshold < 3000000 * 1.06);
+  fail_unless (m->link_bitrate_threshold_bps > 3000000);
+  fail_unless (m->link_bitrate_threshold_bps < 3000000 * 1.06);
   gst_buffer_unref (out);
   gst_harness_teardown (h);
 }
@@ -332,6 +430,8 @@ octopus_meta_tag_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_meta_has_no_tags_and_survives_copies);
+  tcase_add_test (tc, test_meta_core_wire_round_trip);
+  tcase_add_test (tc, test_meta_limits_are_the_cores);
   tcase_add_test (tc, test_bandwidth_event_round_trip);
   tcase_add_test (tc, test_framerate_policy_tags_vp8_temporal_layers);
   tcase_add_test (tc, test_framerate_policy_ignores_frame_position);

@@ -14,7 +14,7 @@ params (guint16 stream, guint32 msg_id)
   h.drop = 1;
   h.priority_threshold = 2;
   h.slack_ms = 100;
-  h.bitrate_threshold = 2000000;
+  h.link_bitrate_threshold_bps = 2000000;
   return h;
 }
 

@@ -403,7 +403,7 @@ layered_app (SimWorld *sim, OctoTime now, gpointer user_data)
 {
   (void) user_data;
   OctoHeader base = { 0 }, enhancement = {
-    .priority = 1, .bitrate_threshold = 3500000,
+    .priority = 1, .link_bitrate_threshold_bps = 3500000,
   };
   OctoMsgInfo info;
   octo_msg_info_init (&info);

@@ -44,7 +44,7 @@ message (gsize size, guint32 frame_id, GRand *rand)
   m->priority = 2;
   m->drop = TRUE;
   m->priority_threshold = 4;
-  m->bitrate_threshold = 1000;
+  m->link_bitrate_threshold_bps = 1000;
   m->slack_ms = 250;
   m->frame_id = frame_id;
   m->spatial_layer = 1;
@@ -95,7 +95,8 @@ GST_START_TEST (test_round_trip_is_byte_exact_from_1_byte_to_1_megabyte)
     fail_unless (m->drop);
     fail_unless_equals_int (m->priority_threshold, 4);
     fail_unless_equals_int (m->slack_ms, 250);
-    fail_unless (m->bitrate_threshold >= 996 && m->bitrate_threshold <= 1004);
+    fail_unless (m->link_bitrate_threshold_bps >= 996 &&
+        m->link_bitrate_threshold_bps <= 1004);
     fail_unless_equals_int (m->frame_id, i);
     fail_unless_equals_int (m->spatial_layer, 1);
     fail_unless_equals_int (m->temporal_layer, 2);

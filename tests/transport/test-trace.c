@@ -105,7 +105,8 @@ GST_START_TEST (test_quality_trace_picks_level_from_estimate)
       fail_unless_equals_int (m->keyframe, f % 2 == 0);
       fail_unless_equals_int (gst_buffer_get_size (buf), 110);
       /* tag=false: the cumulative media rate, as layer info for octopustag */
-      fail_unless_equals_uint64 (m->bitrate_threshold, (l + 1) * 1500000);
+      fail_unless_equals_uint64 (m->media_bitrate_threshold_bps,
+          (l + 1) * 1500000);
       gst_buffer_unref (buf);
     }
   }

@@ -211,7 +211,7 @@ write_padding (OctoSender *s, guint8 *out)
     .stream_id = s->last_stream,
     .msg_id = msg_id,
     .priority = OCTO_PRIORITY_MAX,
-    .bitrate_threshold = MIN (current_rate (s), OCTO_BITRATE_MAX_BPS),
+    .link_bitrate_threshold_bps = MIN (current_rate (s), OCTO_BITRATE_MAX_BPS),
   };
   OctoMsgInfo info;
 

@@ -21,8 +21,9 @@ gst_octopus_meta_reset (GstOctopusMeta *meta)
   meta->priority = 0;
   meta->drop = FALSE;
   meta->priority_threshold = 0;
-  meta->bitrate_threshold = 0;
+  meta->link_bitrate_threshold_bps = 0;
   meta->slack_ms = 0;
+  meta->media_bitrate_threshold_bps = 0;
   meta->capture_time = GST_CLOCK_TIME_NONE;
   meta->frame_id = 0;
   meta->spatial_layer = GST_OCTOPUS_LAYER_NONE;
@@ -39,6 +40,56 @@ gst_octopus_meta_copy_fields (GstOctopusMeta *dest, const GstOctopusMeta *src)
   GstMeta header = dest->meta;
   *dest = *src;
   dest->meta = header;
+}
+
+void
+gst_octopus_meta_to_core (const GstOctopusMeta *meta, OctoHeader *header,
+    OctoMsgInfo *info)
+{
+  if (header) {
+    *header = (OctoHeader) {
+      .msg_id = meta->msg_id,
+      .stream_id = meta->stream_id,
+      .slack_ms = meta->slack_ms,
+      .link_bitrate_threshold_bps = meta->link_bitrate_threshold_bps,
+      .priority = meta->priority,
+      .priority_threshold = meta->priority_threshold,
+      .drop = meta->drop,
+    };
+  }
+  if (info) {
+    *info = (OctoMsgInfo) {
+      .capture_time = meta->capture_time,
+      .frame_id = meta->frame_id,
+      .spatial_layer = meta->spatial_layer,
+      .temporal_layer = meta->temporal_layer,
+      .cell_id = meta->cell_id,
+      .density_layer = meta->density_layer,
+      .flags = meta->keyframe ? OCTO_MSG_FLAG_KEYFRAME : 0,
+    };
+  }
+}
+
+void
+gst_octopus_meta_from_core (GstOctopusMeta *meta, const OctoHeader *header,
+    const OctoMsgInfo *info)
+{
+  meta->msg_id = header->msg_id;
+  meta->stream_id = header->stream_id;
+  meta->slack_ms = header->slack_ms;
+  meta->link_bitrate_threshold_bps = header->link_bitrate_threshold_bps;
+  meta->priority = header->priority;
+  meta->priority_threshold = header->priority_threshold;
+  meta->drop = header->drop;
+  if (info) {
+    meta->capture_time = info->capture_time;
+    meta->frame_id = info->frame_id;
+    meta->spatial_layer = info->spatial_layer;
+    meta->temporal_layer = info->temporal_layer;
+    meta->cell_id = info->cell_id;
+    meta->density_layer = info->density_layer;
+    meta->keyframe = (info->flags & OCTO_MSG_FLAG_KEYFRAME) != 0;
+  }
 }
 
 static gboolean

@@ -1,7 +1,7 @@
-/* svcenc: encodes raw video into scalable VP8 or VP9 on the libvpx API
+/* octopussvcenc: encodes raw video into scalable VP8 or VP9 on the libvpx API
  * (svc-vpx-encoder.c) in the layer structure of core/svc-pattern.h.
  *
- * VP8: 1-3 temporal layers (caps field temporal-layers, which svcdec
+ * VP8: 1-3 temporal layers (caps field temporal-layers, which octopussvcdec
  * reads), one buffer per frame, with gst-plugins-good's
  * "GstVP8Meta" custom meta (so stock rtpvp8pay and octopustag read the
  * layers) and GstOctopusMeta (frame_id, temporal_layer, keyframe).
@@ -11,8 +11,9 @@
  * spatial layer of each frame in increasing layer order; the last carries
  * GST_BUFFER_FLAG_MARKER.  Each carries GstOctopusMeta with frame_id,
  * spatial_layer, temporal_layer, keyframe (every layer of a GoP's first
- * picture) and, in bitrate_threshold, the layer's cumulative target media
- * bitrate — what octopustag policy=quality turns into the layer's threshold.
+ * picture) and, in media_bitrate_threshold_bps, the layer's cumulative
+ * target media bitrate — what octopustag policy=quality turns into the
+ * layer's (link) threshold.
  * Only a key picture's layer 0 lacks GST_BUFFER_FLAG_DELTA_UNIT.
  *
  * Both: capture_time = the clock time of the frame's PTS (NONE for frames
@@ -22,14 +23,14 @@
  * transport's GstOctopusBandwidth event with follow-bandwidth=true: the
  * media rate whose link rate at @mtu is the estimate) takes effect at the
  * next GoP start. */
-#include "gstsvcenc.h"
+#include "gstoctopussvcenc.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
 #include "svc-vpx-encoder.h"
 #include "transport/octo-packet.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_svc_enc_debug);
-#define GST_CAT_DEFAULT gst_svc_enc_debug
+GST_DEBUG_CATEGORY_STATIC (gst_octopus_svc_enc_debug);
+#define GST_CAT_DEFAULT gst_octopus_svc_enc_debug
 
 enum {
   PROP_0,
@@ -46,7 +47,7 @@ enum {
   PROP_THREADS,
 };
 
-#define DEFAULT_CODEC GST_SVC_ENC_CODEC_VP9
+#define DEFAULT_CODEC GST_OCTOPUS_SVC_ENC_CODEC_VP9
 #define DEFAULT_SPATIAL_LAYERS 3
 #define DEFAULT_TEMPORAL_LAYERS 1
 #define DEFAULT_SCALING NULL
@@ -60,11 +61,11 @@ enum {
 
 #define VP8_META_NAME "GstVP8Meta"
 
-struct _GstSvcEnc {
+struct _GstOctopusSvcEnc {
   GstVideoEncoder parent;
 
   /* properties (object lock) */
-  GstSvcEncCodec codec;
+  GstOctopusSvcEncCodec codec;
   guint spatial_layers, temporal_layers;
   gchar *scaling, *layer_fractions;
   guint bitrate;
@@ -80,9 +81,9 @@ struct _GstSvcEnc {
   GArray *packets;
 };
 
-G_DEFINE_TYPE (GstSvcEnc, gst_svc_enc, GST_TYPE_VIDEO_ENCODER);
-GST_ELEMENT_REGISTER_DEFINE (svcenc, "svcenc", GST_RANK_NONE,
-    GST_TYPE_SVC_ENC);
+G_DEFINE_TYPE (GstOctopusSvcEnc, gst_octopus_svc_enc, GST_TYPE_VIDEO_ENCODER);
+GST_ELEMENT_REGISTER_DEFINE (octopussvcenc, "octopussvcenc", GST_RANK_NONE,
+    GST_TYPE_OCTOPUS_SVC_ENC);
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -95,19 +96,20 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
         "video/x-vp9, "
         "spatial-layers = (int) [ 1, 3 ], temporal-layers = (int) [ 1, 3 ]"));
 
-#define GST_TYPE_SVC_ENC_CODEC (gst_svc_enc_codec_get_type ())
+#define GST_TYPE_OCTOPUS_SVC_ENC_CODEC (gst_octopus_svc_enc_codec_get_type ())
 static GType
-gst_svc_enc_codec_get_type (void)
+gst_octopus_svc_enc_codec_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_SVC_ENC_CODEC_VP8, "VP8 with temporal layers", "vp8"},
-    {GST_SVC_ENC_CODEC_VP9, "VP9 with spatial and temporal layers", "vp9"},
+    {GST_OCTOPUS_SVC_ENC_CODEC_VP8, "VP8 with temporal layers", "vp8"},
+    {GST_OCTOPUS_SVC_ENC_CODEC_VP9, "VP9 with spatial and temporal layers",
+        "vp9"},
     {0, NULL, NULL},
   };
 
   if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstSvcEncCodec",
+    g_once_init_leave (&type, g_enum_register_static ("GstOctopusSvcEncCodec",
             values));
   return type;
 }
@@ -143,9 +145,10 @@ ensure_vp8_meta (void)
 }
 
 static gboolean
-gst_svc_enc_set_format (GstVideoEncoder *venc, GstVideoCodecState *state)
+gst_octopus_svc_enc_set_format (GstVideoEncoder *venc,
+    GstVideoCodecState *state)
 {
-  GstSvcEnc *self = GST_SVC_ENC (venc);
+  GstOctopusSvcEnc *self = GST_OCTOPUS_SVC_ENC (venc);
   SvcEncoderSettings s;
   GstVideoCodecState *out;
   GstCaps *caps;
@@ -153,7 +156,7 @@ gst_svc_enc_set_format (GstVideoEncoder *venc, GstVideoCodecState *state)
   gboolean vp9;
 
   GST_OBJECT_LOCK (self);
-  vp9 = self->codec == GST_SVC_ENC_CODEC_VP9;
+  vp9 = self->codec == GST_OCTOPUS_SVC_ENC_CODEC_VP9;
   svc_encoder_settings_init (&s, vp9 ? SVC_CODEC_VP9 : SVC_CODEC_VP8,
       vp9 ? self->spatial_layers : 1, self->temporal_layers);
   s.bitrate = self->bitrate;
@@ -209,7 +212,7 @@ bad_property:
 }
 
 static GstClockTime
-capture_time (GstSvcEnc *self, GstVideoCodecFrame *frame)
+capture_time (GstOctopusSvcEnc *self, GstVideoCodecFrame *frame)
 {
   GstVideoEncoder *venc = GST_VIDEO_ENCODER (self);
   GstClockTime rt;
@@ -230,7 +233,7 @@ capture_time (GstSvcEnc *self, GstVideoCodecFrame *frame)
 }
 
 static GstBuffer *
-layer_buffer (GstSvcEnc *self, SvcLayerPacket *p, GstClockTime captured,
+layer_buffer (GstOctopusSvcEnc *self, SvcLayerPacket *p, GstClockTime captured,
     gboolean vp9, gboolean temporal_scaling)
 {
   GstBuffer *buf = gst_buffer_new_wrapped_bytes (p->data);
@@ -242,7 +245,7 @@ layer_buffer (GstSvcEnc *self, SvcLayerPacket *p, GstClockTime captured,
   m->keyframe = p->keyframe;
   if (vp9) {
     m->spatial_layer = (guint8) p->spatial_layer;
-    m->bitrate_threshold = p->cumulative_bps;
+    m->media_bitrate_threshold_bps = p->cumulative_bps;
   } else {
     GstCustomMeta *vp8 = gst_buffer_add_custom_meta (buf, VP8_META_NAME);
     gst_structure_set (gst_custom_meta_get_structure (vp8),
@@ -258,16 +261,17 @@ layer_buffer (GstSvcEnc *self, SvcLayerPacket *p, GstClockTime captured,
 }
 
 static GstFlowReturn
-gst_svc_enc_handle_frame (GstVideoEncoder *venc, GstVideoCodecFrame *frame)
+gst_octopus_svc_enc_handle_frame (GstVideoEncoder *venc,
+    GstVideoCodecFrame *frame)
 {
-  GstSvcEnc *self = GST_SVC_ENC (venc);
+  GstOctopusSvcEnc *self = GST_OCTOPUS_SVC_ENC (venc);
   GstVideoFrame vframe;
   guint8 *planes[3];
   gint strides[3];
   GError *error = NULL;
   GstClockTime captured = capture_time (self, frame);
   GstFlowReturn ret = GST_FLOW_OK;
-  gboolean vp9 = self->codec == GST_SVC_ENC_CODEC_VP9;
+  gboolean vp9 = self->codec == GST_OCTOPUS_SVC_ENC_CODEC_VP9;
   gboolean temporal_scaling;
   gboolean ok;
 
@@ -326,9 +330,9 @@ gst_svc_enc_handle_frame (GstVideoEncoder *venc, GstVideoCodecFrame *frame)
 }
 
 static gboolean
-gst_svc_enc_src_event (GstVideoEncoder *venc, GstEvent *event)
+gst_octopus_svc_enc_src_event (GstVideoEncoder *venc, GstEvent *event)
 {
-  GstSvcEnc *self = GST_SVC_ENC (venc);
+  GstOctopusSvcEnc *self = GST_OCTOPUS_SVC_ENC (venc);
   guint64 estimate;
 
   if (gst_octopus_event_parse_bandwidth (event, &estimate)) {
@@ -358,16 +362,16 @@ gst_svc_enc_src_event (GstVideoEncoder *venc, GstEvent *event)
     gst_event_unref (event);
     return TRUE;
   }
-  return GST_VIDEO_ENCODER_CLASS (gst_svc_enc_parent_class)->src_event
+  return GST_VIDEO_ENCODER_CLASS (gst_octopus_svc_enc_parent_class)->src_event
       (venc, event);
 }
 
 /* Layers of the frame being pushed may have been discarded by the flush,
  * so nothing after it may reference what came before. */
 static gboolean
-gst_svc_enc_flush (GstVideoEncoder *venc)
+gst_octopus_svc_enc_flush (GstVideoEncoder *venc)
 {
-  GstSvcEnc *self = GST_SVC_ENC (venc);
+  GstOctopusSvcEnc *self = GST_OCTOPUS_SVC_ENC (venc);
 
   if (self->encoder)
     svc_vpx_encoder_force_keyframe (self->encoder);
@@ -375,9 +379,9 @@ gst_svc_enc_flush (GstVideoEncoder *venc)
 }
 
 static gboolean
-gst_svc_enc_stop (GstVideoEncoder *venc)
+gst_octopus_svc_enc_stop (GstVideoEncoder *venc)
 {
-  GstSvcEnc *self = GST_SVC_ENC (venc);
+  GstOctopusSvcEnc *self = GST_OCTOPUS_SVC_ENC (venc);
 
   g_clear_pointer (&self->encoder, svc_vpx_encoder_free);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
@@ -385,10 +389,10 @@ gst_svc_enc_stop (GstVideoEncoder *venc)
 }
 
 static void
-gst_svc_enc_set_property (GObject *object, guint prop_id,
+gst_octopus_svc_enc_set_property (GObject *object, guint prop_id,
     const GValue *value, GParamSpec *pspec)
 {
-  GstSvcEnc *self = GST_SVC_ENC (object);
+  GstOctopusSvcEnc *self = GST_OCTOPUS_SVC_ENC (object);
   gboolean bitrate_changed = FALSE;
 
   GST_OBJECT_LOCK (self);
@@ -443,10 +447,10 @@ gst_svc_enc_set_property (GObject *object, guint prop_id,
 }
 
 static void
-gst_svc_enc_get_property (GObject *object, guint prop_id, GValue *value,
+gst_octopus_svc_enc_get_property (GObject *object, guint prop_id, GValue *value,
     GParamSpec *pspec)
 {
-  GstSvcEnc *self = GST_SVC_ENC (object);
+  GstOctopusSvcEnc *self = GST_OCTOPUS_SVC_ENC (object);
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -491,32 +495,33 @@ gst_svc_enc_get_property (GObject *object, guint prop_id, GValue *value,
 }
 
 static void
-gst_svc_enc_finalize (GObject *object)
+gst_octopus_svc_enc_finalize (GObject *object)
 {
-  GstSvcEnc *self = GST_SVC_ENC (object);
+  GstOctopusSvcEnc *self = GST_OCTOPUS_SVC_ENC (object);
 
   g_free (self->scaling);
   g_free (self->layer_fractions);
   g_array_unref (self->packets);
-  G_OBJECT_CLASS (gst_svc_enc_parent_class)->finalize (object);
+  G_OBJECT_CLASS (gst_octopus_svc_enc_parent_class)->finalize (object);
 }
 
 static void
-gst_svc_enc_class_init (GstSvcEncClass *klass)
+gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstVideoEncoderClass *venc_class = GST_VIDEO_ENCODER_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
 
-  gobject_class->set_property = gst_svc_enc_set_property;
-  gobject_class->get_property = gst_svc_enc_get_property;
-  gobject_class->finalize = gst_svc_enc_finalize;
+  gobject_class->set_property = gst_octopus_svc_enc_set_property;
+  gobject_class->get_property = gst_octopus_svc_enc_get_property;
+  gobject_class->finalize = gst_octopus_svc_enc_finalize;
 
   g_object_class_install_property (gobject_class, PROP_CODEC,
       g_param_spec_enum ("codec", "Codec",
           "vp8: temporal layers, one buffer per frame; vp9: spatial and "
-          "temporal layers, one buffer per spatial layer", GST_TYPE_SVC_ENC_CODEC, DEFAULT_CODEC, rw));
+          "temporal layers, one buffer per spatial layer",
+          GST_TYPE_OCTOPUS_SVC_ENC_CODEC, DEFAULT_CODEC, rw));
   g_object_class_install_property (gobject_class, PROP_SPATIAL_LAYERS,
       g_param_spec_uint ("spatial-layers", "Spatial layers",
           "VP9 spatial layers (VP8 always has one)", 1, 3,
@@ -576,19 +581,20 @@ gst_svc_enc_class_init (GstSvcEncClass *klass)
       "layer "
       "message with GstOctopusMeta", "gst-octopus");
 
-  venc_class->set_format = GST_DEBUG_FUNCPTR (gst_svc_enc_set_format);
-  venc_class->handle_frame = GST_DEBUG_FUNCPTR (gst_svc_enc_handle_frame);
-  venc_class->src_event = GST_DEBUG_FUNCPTR (gst_svc_enc_src_event);
-  venc_class->stop = GST_DEBUG_FUNCPTR (gst_svc_enc_stop);
-  venc_class->flush = GST_DEBUG_FUNCPTR (gst_svc_enc_flush);
+  venc_class->set_format = GST_DEBUG_FUNCPTR (gst_octopus_svc_enc_set_format);
+  venc_class->handle_frame =
+      GST_DEBUG_FUNCPTR (gst_octopus_svc_enc_handle_frame);
+  venc_class->src_event = GST_DEBUG_FUNCPTR (gst_octopus_svc_enc_src_event);
+  venc_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_svc_enc_stop);
+  venc_class->flush = GST_DEBUG_FUNCPTR (gst_octopus_svc_enc_flush);
 
-  gst_type_mark_as_plugin_api (GST_TYPE_SVC_ENC_CODEC, 0);
-  GST_DEBUG_CATEGORY_INIT (gst_svc_enc_debug, "svcenc", 0,
+  gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_SVC_ENC_CODEC, 0);
+  GST_DEBUG_CATEGORY_INIT (gst_octopus_svc_enc_debug, "octopussvcenc", 0,
       "Octopus SVC encoder");
 }
 
 static void
-gst_svc_enc_init (GstSvcEnc *self)
+gst_octopus_svc_enc_init (GstOctopusSvcEnc *self)
 {
   self->codec = DEFAULT_CODEC;
   self->spatial_layers = DEFAULT_SPATIAL_LAYERS;

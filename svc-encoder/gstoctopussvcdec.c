@@ -1,6 +1,6 @@
-/* svcdec: the receiver's decoder for svcenc streams (VP8 temporal, VP9
- * spatial x temporal layers), one input buffer per layer message with
- * GstOctopusMeta (as octopussrc restores it).
+/* octopussvcdec: the receiver's decoder for octopussvcenc streams (VP8
+ * temporal, VP9 spatial x temporal layers), one input buffer per layer
+ * message with GstOctopusMeta (as octopussrc restores it).
  *
  * Per frame it decodes the layers that are decodable (core/
  * svc-decodability.h: arrived, lower layers of the frame and the layer's
@@ -11,7 +11,7 @@
  * layers upscaled) with a GstOctopusMeta whose spatial_layer is the highest
  * layer used (layers 0..spatial_layer were decoded).  Buffers without the
  * meta are taken as one whole frame each, in order. */
-#include "gstsvcdec.h"
+#include "gstoctopussvcdec.h"
 
 #include <gst/video/video.h>
 #include <string.h>
@@ -21,8 +21,8 @@
 #include "svc-scale.h"
 #include "svc-vpx-decoder.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_svc_dec_debug);
-#define GST_CAT_DEFAULT gst_svc_dec_debug
+GST_DEBUG_CATEGORY_STATIC (gst_octopus_svc_dec_debug);
+#define GST_CAT_DEFAULT gst_octopus_svc_dec_debug
 
 enum {
   PROP_0,
@@ -34,7 +34,7 @@ enum {
 #define DEFAULT_TEMPORAL_LAYERS 0
 #define DEFAULT_THREADS 1
 
-struct _GstSvcDec {
+struct _GstOctopusSvcDec {
   GstElement parent;
   GstPad *sinkpad, *srcpad;
 
@@ -63,9 +63,9 @@ struct _GstSvcDec {
   guint64 frames_shown, layers_decoded, layers_undecodable, layers_late;
 };
 
-G_DEFINE_TYPE (GstSvcDec, gst_svc_dec, GST_TYPE_ELEMENT);
-GST_ELEMENT_REGISTER_DEFINE (svcdec, "svcdec", GST_RANK_NONE,
-    GST_TYPE_SVC_DEC);
+G_DEFINE_TYPE (GstOctopusSvcDec, gst_octopus_svc_dec, GST_TYPE_ELEMENT);
+GST_ELEMENT_REGISTER_DEFINE (octopussvcdec, "octopussvcdec", GST_RANK_NONE,
+    GST_TYPE_OCTOPUS_SVC_DEC);
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -75,7 +75,7 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_STATIC_CAPS ("video/x-raw, format = (string) I420"));
 
 static void
-reset_stream (GstSvcDec *self)
+reset_stream (GstOctopusSvcDec *self)
 {
   svc_decodability_init (&self->decodability,
       MAX (self->temporal_layers_in_use, 1u));
@@ -84,7 +84,7 @@ reset_stream (GstSvcDec *self)
 }
 
 static gboolean
-set_sink_caps (GstSvcDec *self, GstCaps *caps)
+set_sink_caps (GstOctopusSvcDec *self, GstCaps *caps)
 {
   GstStructure *s = gst_caps_get_structure (caps, 0);
   gint spatial = 1, temporal = 0;
@@ -127,7 +127,7 @@ set_sink_caps (GstSvcDec *self, GstCaps *caps)
 }
 
 static gboolean
-ensure_src_caps (GstSvcDec *self)
+ensure_src_caps (GstOctopusSvcDec *self)
 {
   GstCaps *caps;
   gboolean ok;
@@ -156,7 +156,7 @@ ensure_src_caps (GstSvcDec *self)
 
 /* The picture at the output size: lower spatial layers are upscaled. */
 static GstBuffer *
-render_picture (GstSvcDec *self, const vpx_image_t *img)
+render_picture (GstOctopusSvcDec *self, const vpx_image_t *img)
 {
   GstVideoInfo out_info;
   GstVideoFrame out;
@@ -175,7 +175,7 @@ render_picture (GstSvcDec *self, const vpx_image_t *img)
 }
 
 static GstFlowReturn
-push_pending (GstSvcDec *self)
+push_pending (GstOctopusSvcDec *self)
 {
   GstBuffer *buf;
   GstOctopusMeta *m;
@@ -217,7 +217,7 @@ push_pending (GstSvcDec *self)
 }
 
 static void
-describe_buffer (GstSvcDec *self, GstBuffer *buf, GstOctopusMeta *desc)
+describe_buffer (GstOctopusSvcDec *self, GstBuffer *buf, GstOctopusMeta *desc)
 {
   GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
 
@@ -237,9 +237,9 @@ describe_buffer (GstSvcDec *self, GstBuffer *buf, GstOctopusMeta *desc)
 }
 
 static GstFlowReturn
-gst_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 {
-  GstSvcDec *self = GST_SVC_DEC (parent);
+  GstOctopusSvcDec *self = GST_OCTOPUS_SVC_DEC (parent);
   GstOctopusMeta desc;
   GstFlowReturn ret = GST_FLOW_OK;
   gboolean decodable, top;
@@ -300,9 +300,9 @@ gst_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 }
 
 static gboolean
-gst_svc_dec_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
+gst_octopus_svc_dec_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
 {
-  GstSvcDec *self = GST_SVC_DEC (parent);
+  GstOctopusSvcDec *self = GST_OCTOPUS_SVC_DEC (parent);
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_CAPS:{
@@ -337,9 +337,9 @@ gst_svc_dec_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
 }
 
 static GstStructure *
-make_stats (GstSvcDec *self)
+make_stats (GstOctopusSvcDec *self)
 {
-  return gst_structure_new ("svcdec-stats",
+  return gst_structure_new ("octopussvcdec-stats",
       "frames-shown", G_TYPE_UINT64, self->frames_shown,
       "layers-decoded", G_TYPE_UINT64, self->layers_decoded,
       "layers-undecodable", G_TYPE_UINT64, self->layers_undecodable,
@@ -347,12 +347,13 @@ make_stats (GstSvcDec *self)
 }
 
 static GstStateChangeReturn
-gst_svc_dec_change_state (GstElement *element, GstStateChange transition)
+gst_octopus_svc_dec_change_state (GstElement *element,
+    GstStateChange transition)
 {
-  GstSvcDec *self = GST_SVC_DEC (element);
+  GstOctopusSvcDec *self = GST_OCTOPUS_SVC_DEC (element);
   GstStateChangeReturn ret =
-      GST_ELEMENT_CLASS (gst_svc_dec_parent_class)->change_state (element,
-      transition);
+      GST_ELEMENT_CLASS (gst_octopus_svc_dec_parent_class)->change_state
+      (element, transition);
 
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
     g_clear_pointer (&self->decoder, svc_vpx_decoder_free);
@@ -367,10 +368,10 @@ gst_svc_dec_change_state (GstElement *element, GstStateChange transition)
 }
 
 static void
-gst_svc_dec_set_property (GObject *object, guint prop_id,
+gst_octopus_svc_dec_set_property (GObject *object, guint prop_id,
     const GValue *value, GParamSpec *pspec)
 {
-  GstSvcDec *self = GST_SVC_DEC (object);
+  GstOctopusSvcDec *self = GST_OCTOPUS_SVC_DEC (object);
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -388,10 +389,10 @@ gst_svc_dec_set_property (GObject *object, guint prop_id,
 }
 
 static void
-gst_svc_dec_get_property (GObject *object, guint prop_id, GValue *value,
+gst_octopus_svc_dec_get_property (GObject *object, guint prop_id, GValue *value,
     GParamSpec *pspec)
 {
-  GstSvcDec *self = GST_SVC_DEC (object);
+  GstOctopusSvcDec *self = GST_OCTOPUS_SVC_DEC (object);
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -412,26 +413,26 @@ gst_svc_dec_get_property (GObject *object, guint prop_id, GValue *value,
 }
 
 static void
-gst_svc_dec_finalize (GObject *object)
+gst_octopus_svc_dec_finalize (GObject *object)
 {
-  GstSvcDec *self = GST_SVC_DEC (object);
+  GstOctopusSvcDec *self = GST_OCTOPUS_SVC_DEC (object);
 
   svc_vpx_decoder_free (self->decoder);
   svc_scaler_clear (&self->scaler);
   g_list_free_full (self->held_events, (GDestroyNotify) gst_event_unref);
-  G_OBJECT_CLASS (gst_svc_dec_parent_class)->finalize (object);
+  G_OBJECT_CLASS (gst_octopus_svc_dec_parent_class)->finalize (object);
 }
 
 static void
-gst_svc_dec_class_init (GstSvcDecClass *klass)
+gst_octopus_svc_dec_class_init (GstOctopusSvcDecClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
 
-  gobject_class->set_property = gst_svc_dec_set_property;
-  gobject_class->get_property = gst_svc_dec_get_property;
-  gobject_class->finalize = gst_svc_dec_finalize;
+  gobject_class->set_property = gst_octopus_svc_dec_set_property;
+  gobject_class->get_property = gst_octopus_svc_dec_get_property;
+  gobject_class->finalize = gst_octopus_svc_dec_finalize;
 
   g_object_class_install_property (gobject_class, PROP_TEMPORAL_LAYERS,
       g_param_spec_uint ("temporal-layers", "Temporal layers",
@@ -453,22 +454,23 @@ gst_svc_dec_class_init (GstSvcDecClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Octopus SVC decoder", "Codec/Decoder/Video",
-      "Decodes the highest decodable layer of each frame of svcenc's VP8/VP9 "
-      "streams and outputs full-size frames", "gst-octopus");
-  element_class->change_state = GST_DEBUG_FUNCPTR (gst_svc_dec_change_state);
+      "Decodes the highest decodable layer of each frame of octopussvcenc's "
+      "VP8/VP9 streams and outputs full-size frames", "gst-octopus");
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_octopus_svc_dec_change_state);
 
-  GST_DEBUG_CATEGORY_INIT (gst_svc_dec_debug, "svcdec", 0,
+  GST_DEBUG_CATEGORY_INIT (gst_octopus_svc_dec_debug, "octopussvcdec", 0,
       "Octopus SVC decoder");
 }
 
 static void
-gst_svc_dec_init (GstSvcDec *self)
+gst_octopus_svc_dec_init (GstOctopusSvcDec *self)
 {
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
   gst_pad_set_chain_function (self->sinkpad,
-      GST_DEBUG_FUNCPTR (gst_svc_dec_chain));
+      GST_DEBUG_FUNCPTR (gst_octopus_svc_dec_chain));
   gst_pad_set_event_function (self->sinkpad,
-      GST_DEBUG_FUNCPTR (gst_svc_dec_sink_event));
+      GST_DEBUG_FUNCPTR (gst_octopus_svc_dec_sink_event));
   gst_element_add_pad (GST_ELEMENT (self), self->sinkpad);
   self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
   gst_pad_use_fixed_caps (self->srcpad);

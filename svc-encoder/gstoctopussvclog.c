@@ -1,11 +1,11 @@
-/* svclog: passes every message through and appends it, with its
+/* octopussvclog: passes every message through and appends it, with its
  * GstOctopusMeta description (frame id, layer, key flag, capture time), to
  * a layer dump (core/svc-dump.h).  Placed before octopussink, it records
  * what the sender produced; octo-svc-quality then decodes the dump, scores
  * every layer of every frame with SSIM against the source clip and writes
  * the sent log that bench/sim/octo-metrics joins with the receiver's
  * octopusframelog. */
-#include "gstsvclog.h"
+#include "gstoctopussvclog.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,8 +14,8 @@
 #include "core/svc-dump.h"
 #include "gst/octopus/gstoctopusmeta.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_svc_log_debug);
-#define GST_CAT_DEFAULT gst_svc_log_debug
+GST_DEBUG_CATEGORY_STATIC (gst_octopus_svc_log_debug);
+#define GST_CAT_DEFAULT gst_octopus_svc_log_debug
 
 enum {
   PROP_0,
@@ -24,16 +24,16 @@ enum {
 
 #define DEFAULT_LOCATION NULL
 
-struct _GstSvcLog {
+struct _GstOctopusSvcLog {
   GstBaseTransform parent;
 
   gchar *location;              /* object lock */
   FILE *out;                    /* streaming thread */
 };
 
-G_DEFINE_TYPE (GstSvcLog, gst_svc_log, GST_TYPE_BASE_TRANSFORM);
-GST_ELEMENT_REGISTER_DEFINE (svclog, "svclog", GST_RANK_NONE,
-    GST_TYPE_SVC_LOG);
+G_DEFINE_TYPE (GstOctopusSvcLog, gst_octopus_svc_log, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (octopussvclog, "octopussvclog", GST_RANK_NONE,
+    GST_TYPE_OCTOPUS_SVC_LOG);
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-vp8; video/x-vp9"));
@@ -41,9 +41,9 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-vp8; video/x-vp9"));
 
 static gboolean
-gst_svc_log_start (GstBaseTransform *trans)
+gst_octopus_svc_log_start (GstBaseTransform *trans)
 {
-  GstSvcLog *self = GST_SVC_LOG (trans);
+  GstOctopusSvcLog *self = GST_OCTOPUS_SVC_LOG (trans);
   gchar *location;
 
   GST_OBJECT_LOCK (self);
@@ -68,9 +68,9 @@ gst_svc_log_start (GstBaseTransform *trans)
 }
 
 static gboolean
-gst_svc_log_stop (GstBaseTransform *trans)
+gst_octopus_svc_log_stop (GstBaseTransform *trans)
 {
-  GstSvcLog *self = GST_SVC_LOG (trans);
+  GstOctopusSvcLog *self = GST_OCTOPUS_SVC_LOG (trans);
 
   if (self->out)
     fclose (self->out);
@@ -79,9 +79,9 @@ gst_svc_log_stop (GstBaseTransform *trans)
 }
 
 static GstFlowReturn
-gst_svc_log_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
+gst_octopus_svc_log_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
 {
-  GstSvcLog *self = GST_SVC_LOG (trans);
+  GstOctopusSvcLog *self = GST_OCTOPUS_SVC_LOG (trans);
   GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
   guint8 header[SVC_DUMP_RECORD_HEADER];
   SvcDumpRecord r = { 0 };
@@ -90,7 +90,7 @@ gst_svc_log_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
 
   if (!m) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Buffer without GstOctopusMeta"),
-        ("svclog needs svcenc's per-layer description upstream"));
+        ("octopussvclog needs octopussvcenc's per-layer description upstream"));
     return GST_FLOW_ERROR;
   }
   if (!gst_buffer_map (buf, &map, GST_MAP_READ))
@@ -118,10 +118,10 @@ gst_svc_log_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
 }
 
 static void
-gst_svc_log_set_property (GObject *object, guint prop_id,
+gst_octopus_svc_log_set_property (GObject *object, guint prop_id,
     const GValue *value, GParamSpec *pspec)
 {
-  GstSvcLog *self = GST_SVC_LOG (object);
+  GstOctopusSvcLog *self = GST_OCTOPUS_SVC_LOG (object);
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -137,10 +137,10 @@ gst_svc_log_set_property (GObject *object, guint prop_id,
 }
 
 static void
-gst_svc_log_get_property (GObject *object, guint prop_id, GValue *value,
+gst_octopus_svc_log_get_property (GObject *object, guint prop_id, GValue *value,
     GParamSpec *pspec)
 {
-  GstSvcLog *self = GST_SVC_LOG (object);
+  GstOctopusSvcLog *self = GST_OCTOPUS_SVC_LOG (object);
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -155,24 +155,24 @@ gst_svc_log_get_property (GObject *object, guint prop_id, GValue *value,
 }
 
 static void
-gst_svc_log_finalize (GObject *object)
+gst_octopus_svc_log_finalize (GObject *object)
 {
-  GstSvcLog *self = GST_SVC_LOG (object);
+  GstOctopusSvcLog *self = GST_OCTOPUS_SVC_LOG (object);
 
   g_free (self->location);
-  G_OBJECT_CLASS (gst_svc_log_parent_class)->finalize (object);
+  G_OBJECT_CLASS (gst_octopus_svc_log_parent_class)->finalize (object);
 }
 
 static void
-gst_svc_log_class_init (GstSvcLogClass *klass)
+gst_octopus_svc_log_class_init (GstOctopusSvcLogClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
-  gobject_class->set_property = gst_svc_log_set_property;
-  gobject_class->get_property = gst_svc_log_get_property;
-  gobject_class->finalize = gst_svc_log_finalize;
+  gobject_class->set_property = gst_octopus_svc_log_set_property;
+  gobject_class->get_property = gst_octopus_svc_log_get_property;
+  gobject_class->finalize = gst_octopus_svc_log_finalize;
 
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
@@ -187,16 +187,17 @@ gst_svc_log_class_init (GstSvcLogClass *klass)
       "Records every layer message the sender produced, for scoring the run",
       "gst-octopus");
 
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_svc_log_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_svc_log_stop);
-  trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_svc_log_transform_ip);
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_octopus_svc_log_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_svc_log_stop);
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (gst_octopus_svc_log_transform_ip);
 
-  GST_DEBUG_CATEGORY_INIT (gst_svc_log_debug, "svclog", 0,
+  GST_DEBUG_CATEGORY_INIT (gst_octopus_svc_log_debug, "octopussvclog", 0,
       "Octopus SVC layer dump");
 }
 
 static void
-gst_svc_log_init (GstSvcLog *self)
+gst_octopus_svc_log_init (GstOctopusSvcLog *self)
 {
   self->location = g_strdup (DEFAULT_LOCATION);
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
