@@ -1,10 +1,10 @@
 /* The endpoint baselines' controllers on scripted inputs: AWStream's state
  * machine, Salsify's estimate and frame choice, ViVo's harmonic mean and
  * the reliable TCP CUBIC stream. */
-#include "adapt/octo-awstream.h"
-#include "adapt/octo-salsify.h"
-#include "adapt/octo-tcp.h"
-#include "adapt/octo-vivo.h"
+#include "baselines/octo-awstream.h"
+#include "baselines/octo-salsify.h"
+#include "baselines/octo-tcp.h"
+#include "baselines/octo-vivo.h"
 
 #define MBPS 1000000
 #define FRAME (OCTO_SECOND / 30)
