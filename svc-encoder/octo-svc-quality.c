@@ -5,8 +5,8 @@
  * shows it (lower layers upscaled), and compares it with the source frame
  * of the same id (the clip decoded again, looped: frame id n = the n-th
  * frame the sender encoded).  A layer the receiver can decode decodes
- * bit-exactly as here (tests/svc/test-svc-codec.c), so this is the SSIM of
- * the picture shown at that layer.  Writes the sent log of
+ * bit-exactly as here (tests/svc-encoder/test-svc-codec.c), so this is the
+ * SSIM of the picture shown at that layer.  Writes the sent log of
  * bench/sim/octo-metrics:
  *
  *   frame,index,capture_ns,keyframe,temporal_layer,level,quality
