@@ -14,7 +14,7 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  guint64 cluster_bps;          /* of the cluster being sent or measured; 0 = none */
+  guint64 cluster_bps;          /* the cluster out or measured; 0 = none */
   gboolean started;             /* the start-up cluster was asked for */
   gboolean exponential;         /* the start-up probing continues */
   OctoTime next_alr_probe;

@@ -43,7 +43,8 @@ test_alr_probe_only_while_the_app_sends_little (void)
   octo_gcc_probe_on_result (&p, 1 * MBPS, OCTO_SECOND);
   /* 2 Mbit/s of frames over a full window, against a 2 Mbit/s target */
   for (guint i = 0; i <= 25; i++)
-    octo_gcc_probe_on_app_bytes (&p, 10000, OCTO_SECOND + i * 40 * OCTO_MSECOND);
+    octo_gcc_probe_on_app_bytes (&p, 10000,
+        OCTO_SECOND + i * 40 * OCTO_MSECOND);
   octo_gcc_probe_on_app_bytes (&p, 10000, 2 * OCTO_SECOND + 40 * OCTO_MSECOND);
   g_assert_cmpuint (octo_gcc_probe_poll (&p, 5 * OCTO_SECOND, 2 * MBPS), ==,
       0);
