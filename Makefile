@@ -77,8 +77,7 @@ scenarios: build
 	  --out results/scenarios
 
 # libFuzzer targets (clang), each run FUZZ_SECONDS on a copy of its seed
-# corpus: tests/fuzz/corpus/NAME or tests/fuzz/PART/corpus/NAME for
-# fuzz-NAME or fuzz-PART-NAME.
+# corpus: tests/fuzz/corpus/NAME for fuzz-NAME (tests/fuzz/fuzz-NAME.c).
 fuzz: deps
 	test -f $(FUZZ_BUILD)/build.ninja || CC=clang CXX=clang++ meson setup \
 	  $(FUZZ_BUILD) -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false

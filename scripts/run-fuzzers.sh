@@ -4,20 +4,12 @@
 set -euo pipefail
 build=$1 seconds=${2:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
-# Seeds: next to the target's source (tests/PART/fuzz/corpus/NAME), else
-# tests/fuzz/PART/corpus/NAME for fuzz-PART-NAME, else tests/fuzz/corpus/NAME.
-for exe in $(find "$build/tests" -type f -name 'fuzz-*' -perm -u+x | sort); do
+# Target fuzz-NAME (tests/fuzz/fuzz-NAME.c) has its seeds in
+# tests/fuzz/corpus/NAME.
+for exe in $(find "$build/tests/fuzz" -type f -name 'fuzz-*' -perm -u+x | sort); do
   name=$(basename "$exe")
   target=${name#fuzz-}
-  part=${target%%-*}
-  here=$root/$(dirname "${exe#$build/}")/corpus/$target
-  if [ -d "$here" ]; then
-    seeds=$here
-  elif [ -d "$root/tests/fuzz/$part/corpus/${target#*-}" ] && [ "$part" != "$target" ]; then
-    seeds=$root/tests/fuzz/$part/corpus/${target#*-}
-  else
-    seeds=$root/tests/fuzz/corpus/$target
-  fi
+  seeds=$root/tests/fuzz/corpus/$target
   work=$build/corpus/$target
   mkdir -p "$work"
   cp -n "$seeds"/* "$work"/ 2>/dev/null || true

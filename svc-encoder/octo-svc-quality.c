@@ -5,7 +5,7 @@
  * octopussvcdec shows it (lower layers upscaled), and compares it with the
  * source frame of the same id (the clip decoded again, looped: frame id
  * n = the n-th frame the sender encoded).  A layer the receiver can decode
- * decodes bit-exactly as here (tests/svc/test-svc-codec.c), so this is the
+ * decodes bit-exactly as here (tests/svc-encoder/test-svc-codec.c), so this is the
  * SSIM of the picture shown at that layer.  Writes the sent log of
  * bench/sim/octo-metrics:
  *

@@ -5,11 +5,6 @@
 /* Sent packets remembered by sequence number (a power of two). */
 #define SENT_HISTORY 65536
 #define PROBE_STREAM 0xffff
-#define PROBE_DURATION (15 * OCTO_MSECOND)
-#define PROBE_MIN_PACKETS 5
-#define PROBE_PACKET 1200
-#define ALR_PROBE_INTERVAL (5 * OCTO_SECOND)
-#define APP_RATE_WINDOW (1 * OCTO_SECOND)
 
 typedef struct {
   OctoTime send_time, arrival;
@@ -34,16 +29,11 @@ struct _SimGcc {
   OctoTime next_report;
   GQueue reports;               /* Report, in flight to the sender */
 
-  /* probing */
-  guint64 probe_rate;           /* of the cluster being sent; 0 = none */
-  guint32 probe_bytes_left;     /* of it, still to leave the sender */
+  /* probing: when and how hard is the core's; the cluster's packets here */
+  OctoGccProbe probe;
+  guint32 probe_bytes_left;     /* of the cluster, still to leave the sender */
   gboolean probe_waiting;       /* sent, result not yet known */
   guint32 probe_first_seq, probe_last_seq;
-  gboolean exponential;         /* the start-up probing continues */
-  OctoTime next_alr_probe;
-  guint64 app_bytes;            /* submitted in the current window */
-  OctoTime app_window_start;
-  gdouble app_rate;             /* bits/s over the last full window */
 };
 
 static void
@@ -51,7 +41,7 @@ set_rates (SimGcc *g)
 {
   guint64 target = octo_gcc_target_bps (g->gcc);
   /* while a probe leaves, the pacer spaces packets at the probe's rate */
-  guint64 pacing = g->probe_bytes_left > 0 ? g->probe_rate :
+  guint64 pacing = g->probe_bytes_left > 0 ? g->probe.cluster_bps :
       (guint64) (target * SIM_GCC_PACING_FACTOR);
 
   octo_sender_set_fixed_rates (sim_world_flow_sender (g->world, g->flow),
@@ -112,7 +102,7 @@ sim_gcc_new (SimWorld *world, guint flow, OctoTime one_way_delay,
   g_queue_init (&g->reports);
   sim_world_set_flow_sent_func (world, flow, on_sent, g);
   sim_world_set_flow_delivered_func (world, flow, on_delivered, g);
-  g->exponential = TRUE;
+  octo_gcc_probe_init (&g->probe);
   set_rates (g);
   return g;
 }
@@ -127,17 +117,16 @@ sim_gcc_free (SimGcc *g)
   g_free (g);
 }
 
+/* Sends a cluster of padding at the rate the controller chose. */
 static void
 start_probe (SimGcc *g, guint64 rate)
 {
   OctoHeader params = { .stream_id = PROBE_STREAM };
   OctoMsgInfo info;
-  guint32 bytes = MAX (rate * PROBE_DURATION / 8 / OCTO_SECOND,
-      (guint64) PROBE_MIN_PACKETS * PROBE_PACKET);
+  guint32 bytes = octo_gcc_probe_cluster_bytes (rate);
 
   octo_msg_info_init (&info);
   info.frame_id = G_MAXUINT32;  /* padding: no frame of the app */
-  g->probe_rate = rate;
   g->probe_bytes_left = bytes;
   g->probe_waiting = FALSE;
   set_rates (g);
@@ -151,7 +140,7 @@ finish_probe (SimGcc *g, OctoTime now)
   guint n = g->probe_last_seq - g->probe_first_seq + 1, k = 0;
   OctoTime *send = g_new (OctoTime, n), *arrival = g_new (OctoTime, n);
   guint32 *bytes = g_new (guint32, n);
-  guint64 result;
+  guint64 result, next;
 
   for (guint32 seq = g->probe_first_seq; k < n; seq++) {
     const Sent *s = &g->sent[seq % SENT_HISTORY];
@@ -166,13 +155,10 @@ finish_probe (SimGcc *g, OctoTime now)
   result = octo_gcc_probe_rate (send, arrival, bytes, n);
   octo_gcc_on_probe (g->gcc, result);
   g->probe_waiting = FALSE;
-  g->exponential = g->exponential && result >= 0.7 * g->probe_rate;
-  g->probe_rate = 0;
+  next = octo_gcc_probe_on_result (&g->probe, result, now);
   set_rates (g);
-  if (g->exponential)
-    start_probe (g, 2 * result);
-  else
-    g->next_alr_probe = now + ALR_PROBE_INTERVAL;
+  if (next > 0)
+    start_probe (g, next);
   g_free (send);
   g_free (arrival);
   g_free (bytes);
@@ -199,12 +185,7 @@ process_report (SimGcc *g, const Report *r, OctoTime now)
 void
 sim_gcc_on_app_bytes (SimGcc *g, guint32 bytes, OctoTime now)
 {
-  if (now >= g->app_window_start + APP_RATE_WINDOW) {
-    g->app_rate = g->app_bytes * 8.0 * OCTO_SECOND / APP_RATE_WINDOW;
-    g->app_bytes = 0;
-    g->app_window_start = now;
-  }
-  g->app_bytes += bytes;
+  octo_gcc_probe_on_app_bytes (&g->probe, bytes, now);
 }
 
 OctoTime
@@ -212,9 +193,8 @@ sim_gcc_run (SimGcc *g, OctoTime now)
 {
   Report *r;
   OctoTime next;
+  guint64 probe;
 
-  if (now == 0 && g->exponential && g->probe_rate == 0)
-    start_probe (g, 3 * octo_gcc_target_bps (g->gcc));
   if (now >= g->next_report) {
     if (g->any_received) {
       r = g_new (Report, 1);
@@ -229,16 +209,12 @@ sim_gcc_run (SimGcc *g, OctoTime now)
     process_report (g, r, now);
     g_free (r);
   }
-  /* application-limited: the app sends well below the target */
-  if (!g->exponential && g->probe_rate == 0 && now >= g->next_alr_probe
-      && g->next_alr_probe > 0
-      && g->app_rate < 0.8 * octo_gcc_target_bps (g->gcc))
-    start_probe (g, 2 * octo_gcc_target_bps (g->gcc));
+  probe = octo_gcc_probe_poll (&g->probe, now, octo_gcc_target_bps (g->gcc));
+  if (probe > 0)
+    start_probe (g, probe);
   next = g->next_report;
   if ((r = g_queue_peek_head (&g->reports)))
     next = MIN (next, r->due);
-  if (!g->exponential && g->probe_rate == 0 && g->next_alr_probe > now)
-    next = MIN (next, g->next_alr_probe);
-  return next;
+  return MIN (next, octo_gcc_probe_next_poll (&g->probe, now));
 }
 

@@ -3,13 +3,12 @@
  * per-packet arrival times every 50 ms (transport-wide congestion control
  * feedback), which reach the sender one propagation delay later.
  *
- * Probing as libwebrtc's ProbeController: clusters of padding (15 ms, at
- * least 5 packets) at 3x the start rate, then 2x each successful result
- * while results keep up (>= 70 % of the probe), and every 5 s at 2x the
- * target while the app sends less than 80 % of it (application-limited). */
+ * Probing: the core's controller (octo-gcc-probe.h) decides when and at
+ * which rate; here its clusters are sent as padding and measured. */
 #pragma once
 
 #include "octo-gcc.h"
+#include "octo-gcc-probe.h"
 #include "sim-world.h"
 
 G_BEGIN_DECLS

@@ -6,7 +6,7 @@
  * in flight what it sent beyond the newest ACKed sequence number. */
 #pragma once
 
-#include "adapt/octo-salsify.h"
+#include "baselines/octo-salsify.h"
 #include "sim-world.h"
 
 G_BEGIN_DECLS

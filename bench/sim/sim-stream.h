@@ -5,8 +5,8 @@
  * simulator (sim-run.c). */
 #pragma once
 
-#include "adapt/octo-awstream.h"
-#include "adapt/octo-vivo.h"
+#include "baselines/octo-awstream.h"
+#include "baselines/octo-vivo.h"
 #include "sim-gcc.h"
 #include "sim-run.h"
 #include "sim-salsify.h"

@@ -10,7 +10,7 @@
  * and the tests. */
 #pragma once
 
-#include "adapt/octo-tcp.h"
+#include "baselines/octo-tcp.h"
 #include "link/octo-link.h"
 #include "transport/octo-receiver.h"
 #include "transport/octo-sender.h"
