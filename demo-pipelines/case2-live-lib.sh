@@ -8,7 +8,7 @@ live_env() {
   BUILD=${BUILD:-build}
   case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
   SHIM=$BUILD/router-shim/octopus-shim
-  METRICS=$BUILD/bench/sim/octo-metrics
+  METRICS=$BUILD/eval/octo-metrics
   OUT=${OUT:-$BUILD/demo-case$case_id-live}
   RUN_SECONDS=${SECONDS_PER_RUN:-20}
   export GST_PLUGIN_PATH=$BUILD/svc-encoder:$BUILD/pointcloud:$BUILD/gst-octopus/plugin
@@ -52,7 +52,7 @@ live_metrics() {
 live_main() {
   codec=$2; caps=$3
   live_env "$1"
-  QUALITY=$BUILD/svc-encoder/octo-svc-quality
+  QUALITY=$BUILD/eval/octo-svc-quality
   CLIP=${CLIP:-$ROOT/data/media/bigbuckbunny.mp4}
   DOWN=${DOWN:-$ROOT/data/traces/network/Verizon-LTE-short.down}
   UP=${UP-$ROOT/data/traces/network/Verizon-LTE-short.up}

@@ -23,7 +23,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/demo-pipelines/case2-live-lib.sh"
 live_env 3
-SCORE=$BUILD/pointcloud/octo-pc-score
+SCORE=$BUILD/eval/octo-pc-score
 CLOUD=${CLOUD:-$ROOT/data/media/bun_zipper.ply}
 TABLE=$ROOT/data/pointcloud/ssim-table.csv
 DOWN=${DOWN:-$ROOT/data/traces/network/5G-driving-1.down}

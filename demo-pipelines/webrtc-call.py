@@ -47,7 +47,7 @@ least every --rtcp-interval-ms (20 ms; GStreamer's default is 5 s).
 Logs (same clock, CLOCK_MONOTONIC): the sender writes sent.csv
 (frame,index,capture_ns,keyframe,temporal_layer,level,quality), the receiver
 received.csv (frame,index,arrival_ns: when the depayloader had the whole
-frame); bench/sim/octo-metrics --case 1 turns them into frames.csv and
+frame); eval/octo-metrics --case 1 turns them into frames.csv and
 summary.json.  quality is the real SSIM of each decoded frame against its
 source frame (luma averaged over 2x2 blocks, 8x8 windows); frames the
 receiver never decoded get 0 (they cannot be shown).
@@ -697,7 +697,7 @@ def run_sender(args):
     if shim.wait(timeout=60) != 0:
         sys.exit(f"webrtc-call: the receiver exited with {shim.returncode}")
     n_decoded, ssims = write_metrics_inputs(args, sender)
-    metrics = os.path.join(args.build, "bench", "sim", "octo-metrics")
+    metrics = os.path.join(args.build, "eval", "octo-metrics")
     subprocess.run([metrics, "--case=1", f"--sent={args.out}/sent.csv",
                     f"--received={args.out}/received.csv", f"--out={args.out}",
                     f"--scheme={args.scheme}-webrtc",

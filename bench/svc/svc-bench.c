@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "svc-clip.h"
-#include "svc-ssim.h"
+#include "octo-ssim.h"
 #include "svc-vpx-decoder.h"
 #include "svc-vpx-encoder.h"
 
@@ -191,9 +191,8 @@ run_encoder (const Clip *c, SvcCodec codec, guint spatial, guint temporal,
         return FALSE;
       }
       if (p->spatial_layer + 1 == s.spatial_layers)
-        ssim_sum += svc_ssim_i420 ((const guint8 * const *) planes, strides,
-            (const guint8 * const *) img->planes, img->stride, c->width,
-            c->height);
+        ssim_sum += octo_ssim (planes[0], strides[0], img->planes[0],
+            img->stride[0], c->width, c->height);
     }
   }
   r->kbps = 0;

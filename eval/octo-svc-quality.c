@@ -6,22 +6,23 @@
  * of the same id (the clip decoded again, looped: frame id n = the n-th
  * frame the sender encoded).  A layer the receiver can decode decodes
  * bit-exactly as here (tests/svc/test-svc-codec.c), so this is the SSIM of
- * the picture shown at that layer.  Writes the sent log of
- * bench/sim/octo-metrics:
+ * the picture shown at that layer (luma, gst-octopus/core/eval/octo-ssim.h).
+ * Writes the sent log of octo-metrics:
  *
  *   frame,index,capture_ns,keyframe,temporal_layer,level,quality
  *
  * with quality the linear SSIM (level 0: the encoder's rate is not a
  * discrete level). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/svc-decodability.h"
 #include "octo-frame-log.h"
+#include "octo-ssim.h"
 #include "core/svc-dump.h"
-#include "core/svc-ssim.h"
 #include "svc-clip.h"
 #include "svc-scale.h"
 #include "svc-vpx-decoder.h"
@@ -56,33 +57,34 @@ typedef struct {
   gboolean have_source;
   guint32 frame_id;
   FILE *out;
+  /* what was scored: means for the closing line */
+  guint n_scored, n_psnr;
+  gdouble ssim_sum, psnr_sum;
 } Scorer;
 
 static gdouble
 score (Scorer *s, const vpx_image_t *img)
 {
   GstVideoFrame frame;
-  const guint8 *src[3];
-  gint src_stride[3];
-  const guint8 *shown[3];
-  gint shown_stride[3];
-  gdouble ssim;
-  gsize luma = (gsize) width * height;
+  const guint8 *shown;
+  gint stride;
+  gdouble ssim, psnr;
 
   gst_video_frame_map (&frame, &s->info, s->shown, GST_MAP_READWRITE);
   svc_scaler_render (&s->scaler, img, &frame);
-  src[0] = s->source;
-  src[1] = s->source + luma;
-  src[2] = src[1] + luma / 4;
-  src_stride[0] = width;
-  src_stride[1] = src_stride[2] = width / 2;
-  for (guint i = 0; i < 3; i++) {
-    shown[i] = GST_VIDEO_FRAME_PLANE_DATA (&frame, i);
-    shown_stride[i] = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i);
-  }
-  ssim = svc_ssim_i420 (src, src_stride, shown, shown_stride, (guint) width,
+  shown = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  ssim = octo_ssim (s->source, width, shown, stride, (guint) width,
+      (guint) height);
+  psnr = octo_psnr (s->source, width, shown, stride, (guint) width,
       (guint) height);
   gst_video_frame_unmap (&frame);
+  s->n_scored++;
+  s->ssim_sum += ssim;
+  if (isfinite (psnr)) {
+    s->n_psnr++;
+    s->psnr_sum += psnr;
+  }
   return ssim;
 }
 
@@ -207,7 +209,10 @@ main (int argc, char **argv)
     records++;
   }
   g_print ("octo-svc-quality: scored %u layer messages of %" G_GUINT64_FORMAT
-      " frames into %s\n", records, svc_clip_position (s.clip), out_path);
+      " frames into %s: mean " OCTO_SSIM_NAME " %.4f, mean PSNR %.2f dB "
+      "(%u identical)\n", records, svc_clip_position (s.clip), out_path,
+      s.n_scored ? s.ssim_sum / s.n_scored : NAN,
+      s.n_psnr ? s.psnr_sum / s.n_psnr : NAN, s.n_scored - s.n_psnr);
   status = 0;
 
 done:
