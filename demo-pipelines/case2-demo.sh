@@ -53,5 +53,5 @@ run() {
 
 run octopus "$BASE_PORT" $((BASE_PORT + 1))
 run droptail $((BASE_PORT + 2)) $((BASE_PORT + 3))
-/usr/bin/python3 "$ROOT/demo-pipelines/case2-summary.py" "$DOWN" \
+/usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" \
   "$OUT/octopus" "$OUT/droptail"

@@ -81,6 +81,6 @@ case3_run() {
 
 case3_run octopus "$BASE_PORT" $((BASE_PORT + 1))
 case3_run droptail $((BASE_PORT + 2)) $((BASE_PORT + 3))
-/usr/bin/python3 "$ROOT/demo-pipelines/case3-summary.py" "$DOWN" $FPS \
+/usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" --fps $FPS \
   "$OUT/octopus" "$OUT/droptail"
 echo "case3-live: received frames as PLY in $OUT/*-frames, renderings (source | received) in $OUT/*-png, per-frame quality in $OUT/*-quality.csv" >&2

@@ -12,7 +12,9 @@
  *   frame,index,capture_ns,keyframe,temporal_layer,level,quality
  *
  * with quality the linear SSIM (level 0: the encoder's rate is not a
- * discrete level). */
+ * discrete level).  --scores also writes SSIM and PSNR side by side:
+ *
+ *   frame,index,ssim,psnr_db */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@
 #include "svc-vpx-decoder.h"
 
 static gchar *dump_path = NULL, *clip_path = NULL, *out_path = NULL;
+static gchar *scores_path = NULL;
 static gchar *codec_name = NULL;
 static gint width = 640, height = 360, temporal_layers = 0;
 
@@ -43,6 +46,8 @@ static GOptionEntry entries[] = {
       "Temporal layers of the stream (default: 3 for vp8, 1 for vp9)", "N"},
   {"out", 0, 0, G_OPTION_ARG_FILENAME, &out_path,
       "Sent log to write (CSV for octo-metrics --sent)", "FILE"},
+  {"scores", 0, 0, G_OPTION_ARG_FILENAME, &scores_path,
+      "Also write each scored message's SSIM and PSNR (CSV)", "FILE"},
   G_OPTION_ENTRY_NULL
 };
 
@@ -56,14 +61,14 @@ typedef struct {
   const guint8 *source;         /* clip frame of the current frame id */
   gboolean have_source;
   guint32 frame_id;
-  FILE *out;
+  FILE *out, *scores;
   /* what was scored: means for the closing line */
   guint n_scored, n_psnr;
   gdouble ssim_sum, psnr_sum;
 } Scorer;
 
 static gdouble
-score (Scorer *s, const vpx_image_t *img)
+score (Scorer *s, const SvcDumpRecord *r, const vpx_image_t *img)
 {
   GstVideoFrame frame;
   const guint8 *shown;
@@ -79,6 +84,9 @@ score (Scorer *s, const vpx_image_t *img)
   psnr = octo_psnr (s->source, width, shown, stride, (guint) width,
       (guint) height);
   gst_video_frame_unmap (&frame);
+  if (s->scores)
+    fprintf (s->scores, "%u,%u,%.6f,%.3f\n", r->frame_id, r->index, ssim,
+        psnr);
   s->n_scored++;
   s->ssim_sum += ssim;
   if (isfinite (psnr)) {
@@ -134,7 +142,7 @@ process (Scorer *s, const SvcDumpRecord *r, GError **error)
         "frame %u layer %u produced no picture", r->frame_id, r->index);
     return FALSE;
   }
-  write_row (s, r, score (s, img));
+  write_row (s, r, score (s, r, img));
   return TRUE;
 }
 
@@ -184,7 +192,8 @@ main (int argc, char **argv)
   s.clip = s.decoder ? svc_clip_open (clip_path, (guint) width,
       (guint) height, &error) : NULL;
   s.out = fopen (out_path, "w");
-  if (!s.decoder || !s.clip || !s.out) {
+  s.scores = scores_path ? fopen (scores_path, "w") : NULL;
+  if (!s.decoder || !s.clip || !s.out || (scores_path && !s.scores)) {
     g_printerr ("octo-svc-quality: %s\n", error ? error->message :
         g_strerror (errno));
     goto done;
@@ -195,6 +204,8 @@ main (int argc, char **argv)
   s.shown = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&s.info),
       NULL);
   fputs (OCTO_FRAME_LOG_SENT_HEADER, s.out);
+  if (s.scores)
+    fputs ("frame,index,ssim,psnr_db\n", s.scores);
   for (;;) {
     SvcDumpRecord r;
     gssize used = svc_dump_parse_record (data + offset, len - offset, offset,
@@ -218,6 +229,11 @@ main (int argc, char **argv)
 done:
   if (s.out && fclose (s.out) != 0 && status == 0) {
     g_printerr ("octo-svc-quality: %s: %s\n", out_path, g_strerror (errno));
+    status = 1;
+  }
+  if (s.scores && fclose (s.scores) != 0 && status == 0) {
+    g_printerr ("octo-svc-quality: %s: %s\n", scores_path,
+        g_strerror (errno));
     status = 1;
   }
   g_clear_error (&error);
