@@ -38,23 +38,23 @@ def capacity_bytes(trace_path, start_ms, end_ms):
     return total * 1500
 
 
-def delivered_down_bytes(stats_path):
-    """Link bytes the shim delivered down, every stream."""
+def whole_message_down_bytes(stats_path):
+    """Link bytes of the messages the shim delivered whole down (no packet
+    dropped, probes left out: octo-whole-messages.h), every stream."""
     with open(stats_path) as f:
         stats = json.load(f)
-    return sum(s["bytes_out"] for u in stats["users"] for s in u["streams"]
-               if s["direction"] == "down")
+    return sum(s.get("whole_message_bytes_out", 0) for u in stats["users"]
+               for s in u["streams"] if s["direction"] == "down")
 
 
 def utilisation(trace_path, prefix, frames, fps):
-    """Link bytes delivered down over the capacity the trace offered over
-    the frames' span.  The shim starts the trace about 0.5 s before frame 0.
-    The live logs do not record which link bytes belong to messages that
-    arrived whole, so fragments of partly delivered messages and probes
-    count here, unlike octo_utilisation's definition (the simulator's)."""
+    """octo_utilisation's definition (gst-octopus/core/octo-metrics.h):
+    link bytes of messages delivered whole over the capacity the trace
+    offered over the frames' span.  The shim starts the trace about 0.5 s
+    before frame 0."""
     captures = [float(r["capture_ms"]) for r in frames]
     span = max(captures) + 1000 / fps - min(captures)
-    return delivered_down_bytes(prefix + "-shim.json") / capacity_bytes(
+    return whole_message_down_bytes(prefix + "-shim.json") / capacity_bytes(
         trace_path, 0, int(span) + 500)
 
 
@@ -125,7 +125,8 @@ def live(args):
           f"for point clouds)"
           + ("; SSIM, PSNR: means over the shown frames" if has_scores else "")
           + ("; D1 PSNR: mean over the received clouds" if has_d1 else "")
-          + "; util: link bytes the shim delivered down / capacity offered")
+          + "; util: link bytes of messages delivered whole (probes "
+          "excluded) / capacity offered")
 
 
 def webrtc(args):

@@ -2,8 +2,9 @@
 # eval/summary.py on recorded run data (a simulated run scored as a live one
 # would be, the shim's counters and octo-svc-quality's scores written out):
 # the shown frames' SSIM and PSNR come from their highest layer used, PSNR
-# leaves identical pictures out, utilisation is the shim's down bytes over
-# the trace's capacity, and the table names its metric.
+# leaves identical pictures out, utilisation is the down link bytes of
+# messages the shim delivered whole over the trace's capacity, and the table
+# names its metric.
 set -euo pipefail
 sim=$1 data=$2 summary=$3
 tmp=$(mktemp -d)
@@ -14,8 +15,9 @@ trace=$data/traces/network/Verizon-LTE-short.down
 # frames 0 and 1 were shown at layers 0x7 and 0x3 (checked below)
 grep -q '^0,0.000,3,3,0,1,[0-9.]*,[0-9.]*,0x7,' "$tmp/run/frames.csv"
 grep -q '^1,33.333,3,2,0,1,[0-9.]*,[0-9.]*,0x3,' "$tmp/run/frames.csv"
-printf '{"users": [{"streams": [{"direction": "down", "bytes_out": 150000},
-  {"direction": "up", "bytes_out": 9999999}]}]}\n' > "$tmp/run-shim.json"
+printf '{"users": [{"streams": [{"direction": "down", "bytes_out": 170000,
+  "whole_message_bytes_out": 150000}, {"direction": "up", "bytes_out": 9999999,
+  "whole_message_bytes_out": 9999999}]}]}\n' > "$tmp/run-shim.json"
 printf 'frame,index,ssim,psnr_db\n0,0,0.5,20.0\n0,2,0.9,30.0\n1,1,0.8,inf\n' \
   > "$tmp/run-scores.csv"
 out=$(/usr/bin/python3 "$summary" live "$trace" "$tmp/run")
