@@ -337,8 +337,9 @@ bench_overhead (const Clip *c, SvcCodec codec, guint spatial,
   RunResult single[N_RATES], resilient[N_RATES], svc[N_RATES];
   gdouble vs_single, vs_resilient;
 
-  printf ("%s at %ux%u, frames %d..%d, GoP %u:\n", label, c->width,
-      c->height, skip, skip + (gint) c->n - 1, gop_frames);
+  printf ("%s at %ux%u, frames %d..%d, GoP %u (" OCTO_SSIM_NAME
+      " of the top layer):\n", label, c->width, c->height, skip,
+      skip + (gint) c->n - 1, gop_frames);
   for (guint i = 0; i < N_RATES; i++) {
     guint64 rate = (guint64) (rates_360p[i] * pixels);
 
