@@ -120,9 +120,9 @@ def live(args):
         util = utilisation(args.trace, prefix, frames, args.fps)
         print(line + f" {100 * util:7.1f}")
     print(f"latency, AoI: capture to shown; SQI-SSIM: 1 s decay over each "
-          f"shown frame's quality ({SSIM_NAME} of the shown layer on luma "
-          f"for video, the (density, distance) table of rendered {SSIM_NAME} "
-          f"for point clouds)"
+          f"shown frame's quality from the sent log (live video: {SSIM_NAME} "
+          f"of the shown layer on luma; point clouds: the (density, distance) "
+          f"table of rendered {SSIM_NAME}; trace replay: the video trace's)"
           + ("; SSIM, PSNR: means over the shown frames" if has_scores else "")
           + ("; D1 PSNR: mean over the received clouds" if has_d1 else "")
           + "; util: link bytes of messages delivered whole (probes "
