@@ -3,7 +3,8 @@
 parallel and collects them into results/<run>/: one directory per run with
 its per-frame CSV and inputs, summary.json (a list of records), meta.json
 (date, host, command: kept apart so identical inputs give identical
-summaries), and the report (bench/report.py).
+summaries), schemes.csv (the simulator's scheme table, octo-sim
+--list-schemes-csv: the one list of schemes) and the report (eval/report.py).
 
 Examples:
   bench/experiments.py                              # the default matrix
@@ -20,7 +21,9 @@ same keys for every run): "legacy-12Mbps-vs-BBR" (competing),
 one record per stream, the second's video label ending in "#2").
 """
 import argparse
+import csv
 import datetime
+import io
 import json
 import os
 import platform
@@ -32,13 +35,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NETWORK = os.path.join(ROOT, "data", "traces", "network")
 VIDEO = os.path.join(ROOT, "data", "traces", "video")
 
-SCHEMES = ["octopus", "octobbr", "fifo", "pdrop50", "pdrop100", "pdrop200",
-           "pdrop375", "codel", "bode", "oracle"]
-# Endpoint-adaptation baselines (harness II), run only for the cases they model
-# (the papers: Salsify and AWStream in cases 1-2, WebRTC/GCC in case 2, ViVo
-# in case 3).
-BASELINES = {"gcc": [2], "salsify": [1, 2], "awstream-bbr": [1, 2],
-             "awstream-cubic": [1, 2], "vivo": [3]}
 SCENARIOS = ["single", "competing", "two-bottlenecks", "two-streams"]
 DEV_TRACES = {1: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-2016"],
               2: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-2016"],
@@ -46,6 +42,17 @@ DEV_TRACES = {1: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-201
 VIDEOS = {1: ["mot17-10-temp", "mot17-11-temp"],
           2: ["mot17-10-quality", "mot17-11-quality"],
           3: ["dance"]}
+
+
+def sim_schemes(sim):
+    """The simulator's scheme table (octo-sim --list-schemes-csv) as text
+    and as {name: cases}, in report order."""
+    text = subprocess.run([sim, "--list-schemes-csv"], check=True,
+                          capture_output=True, text=True).stdout
+    schemes = {}
+    for row in csv.DictReader(io.StringIO(text)):
+        schemes[row["name"]] = [int(c) for c in row["cases"].split()]
+    return text, schemes
 
 
 def csv_list(text, convert=str):
@@ -92,7 +99,8 @@ def plan(args):
                         vpath = resolve(video, VIDEO, ".trace")
                         other = resolve(videos[(i + 1) % len(videos)], VIDEO, ".trace")
                         for scheme in args.schemes:
-                            if case not in BASELINES.get(scheme, [case]):
+                            # endpoint baselines model only some cases
+                            if case not in args.scheme_cases[scheme]:
                                 continue
                             if scheme == "oracle" and scenario != "single":
                                 continue
@@ -126,7 +134,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cases", type=lambda s: csv_list(s, int), default=[1, 2, 3])
-    p.add_argument("--schemes", type=csv_list, default=SCHEMES + list(BASELINES))
+    p.add_argument("--schemes", type=csv_list, default=None,
+                   help="default: every scheme octo-sim --list-schemes lists")
     p.add_argument("--scenarios", type=csv_list, default=["single"],
                    help="of " + ", ".join(SCENARIOS) + " (default: single)")
     p.add_argument("--rtts", type=lambda s: csv_list(s, int), default=[60])
@@ -145,17 +154,21 @@ def main():
                    help="unconstrained uplink even where a .up trace exists")
     p.add_argument("--no-report", action="store_true")
     args = p.parse_args()
-    known = SCHEMES + list(BASELINES)
+    if not os.access(args.sim, os.X_OK):
+        sys.exit(f"experiments: simulator not built: {args.sim} (run make)")
+    scheme_table, args.scheme_cases = sim_schemes(args.sim)
+    known = list(args.scheme_cases)
+    args.schemes = args.schemes or known
     unknown = [s for s in args.schemes if s not in known]
     if unknown:
         sys.exit(f"experiments: unknown scheme(s) {', '.join(unknown)}; known: {', '.join(known)}")
     unknown = [s for s in args.scenarios if s not in SCENARIOS]
     if unknown:
         sys.exit(f"experiments: unknown scenario(s) {', '.join(unknown)}; known: {', '.join(SCENARIOS)}")
-    if not os.access(args.sim, os.X_OK):
-        sys.exit(f"experiments: simulator not built: {args.sim} (run make)")
     args.out = os.path.abspath(args.out)
     os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "schemes.csv"), "w") as f:
+        f.write(scheme_table)
 
     runs = plan(args)
     failed = []
@@ -193,7 +206,7 @@ def main():
         f.write("\n")
     print(f"experiments: {len(records)} runs in {args.out}/summary.json")
     if not args.no_report:
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "report.py"), args.out],
+        subprocess.run([sys.executable, os.path.join(ROOT, "eval", "report.py"), args.out],
                        check=True)
     return 1 if failed else 0
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Case study 2 through octopus-shim, twice: the Octopus queue vs. drop-tail.
 # The quality trace (3 layers, level per GoP from the transport's estimate)
-# crosses the Verizon LTE trace with 60 ms RTT; bench/sim/octo-metrics scores
+# crosses the Verizon LTE trace with 60 ms RTT; eval/octo-metrics scores
 # each run from the sender's and the receiver's logs; prints frame latency
 # p50/p99, SQI-SSIM and link utilisation side by side.
 #   BUILD=build demo-pipelines/case2-demo.sh
@@ -10,7 +10,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 SHIM=$BUILD/router-shim/octopus-shim
-METRICS=$BUILD/bench/sim/octo-metrics
+METRICS=$BUILD/eval/octo-metrics
 OUT=${OUT:-$BUILD/demo-case2}
 VIDEO=${VIDEO:-$ROOT/data/traces/video/mot17-10-quality.trace}
 DOWN=${DOWN:-$ROOT/data/traces/network/Verizon-LTE-short.down}
@@ -53,5 +53,5 @@ run() {
 
 run octopus "$BASE_PORT" $((BASE_PORT + 1))
 run droptail $((BASE_PORT + 2)) $((BASE_PORT + 3))
-/usr/bin/python3 "$ROOT/demo-pipelines/case2-summary.py" "$DOWN" \
+/usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" \
   "$OUT/octopus" "$OUT/droptail"

@@ -8,7 +8,7 @@ live_env() {
   BUILD=${BUILD:-build}
   case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
   SHIM=$BUILD/router-shim/octopus-shim
-  METRICS=$BUILD/bench/sim/octo-metrics
+  METRICS=$BUILD/eval/octo-metrics
   OUT=${OUT:-$BUILD/demo-case$case_id-live}
   RUN_SECONDS=${SECONDS_PER_RUN:-20}
   export GST_PLUGIN_PATH=$BUILD/svc-encoder:$BUILD/pointcloud:$BUILD/gst-octopus/plugin
@@ -52,7 +52,7 @@ live_metrics() {
 live_main() {
   codec=$2; caps=$3
   live_env "$1"
-  QUALITY=$BUILD/svc-encoder/octo-svc-quality
+  QUALITY=$BUILD/eval/octo-svc-quality
   CLIP=${CLIP:-$ROOT/data/media/bigbuckbunny.mp4}
   DOWN=${DOWN:-$ROOT/data/traces/network/Verizon-LTE-short.down}
   UP=${UP-$ROOT/data/traces/network/Verizon-LTE-short.up}
@@ -64,7 +64,7 @@ live_main() {
 
   live_run octopus "$BASE_PORT" $((BASE_PORT + 1)) "$WEBM"
   live_run droptail $((BASE_PORT + 2)) $((BASE_PORT + 3)) ""
-  /usr/bin/python3 "$ROOT/demo-pipelines/case2-summary.py" "$DOWN" \
+  /usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" \
     "$OUT/octopus" "$OUT/droptail"
   [ -z "$WEBM" ] || echo "case$case_id-live: the Octopus run as the receiver showed it: $WEBM" >&2
 }
@@ -88,6 +88,6 @@ live_run() {
     --dump "$OUT/$queue-layers.bin" > "$OUT/$queue-tx.log" 2>&1
   live_stop "$rx"
   "$QUALITY" --dump "$OUT/$queue-layers.bin" --clip "$CLIP" --codec "$codec" \
-    --out "$OUT/$queue-sent.csv" >&2
+    --out "$OUT/$queue-sent.csv" --scores "$OUT/$queue-scores.csv" >&2
   live_metrics "$queue" "$(basename "$CLIP")-live"
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Case study 2 receiver: reassembles messages and logs every arrival; stop it
 # with Ctrl-C, then score with
-#   <build>/bench/sim/octo-metrics --case 2 --sent SENT_LOG --received LOG --out DIR
+#   <build>/eval/octo-metrics --case 2 --sent SENT_LOG --received LOG --out DIR
 #   case2-receive.sh [PORT] [LOG]
 # Needs GST_PLUGIN_PATH=<build>/gst-octopus/plugin.
 PORT=${1:-5004}

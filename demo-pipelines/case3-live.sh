@@ -23,7 +23,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/demo-pipelines/case2-live-lib.sh"
 live_env 3
-SCORE=$BUILD/pointcloud/octo-pc-score
+SCORE=$BUILD/eval/octo-pc-score
 CLOUD=${CLOUD:-$ROOT/data/media/bun_zipper.ply}
 TABLE=$ROOT/data/pointcloud/ssim-table.csv
 DOWN=${DOWN:-$ROOT/data/traces/network/5G-driving-1.down}
@@ -81,6 +81,6 @@ case3_run() {
 
 case3_run octopus "$BASE_PORT" $((BASE_PORT + 1))
 case3_run droptail $((BASE_PORT + 2)) $((BASE_PORT + 3))
-/usr/bin/python3 "$ROOT/demo-pipelines/case3-summary.py" "$DOWN" $FPS \
+/usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" --fps $FPS \
   "$OUT/octopus" "$OUT/droptail"
 echo "case3-live: received frames as PLY in $OUT/*-frames, renderings (source | received) in $OUT/*-png, per-frame quality in $OUT/*-quality.csv" >&2

@@ -47,17 +47,18 @@ least every --rtcp-interval-ms (20 ms; GStreamer's default is 5 s).
 Logs (same clock, CLOCK_MONOTONIC): the sender writes sent.csv
 (frame,index,capture_ns,keyframe,temporal_layer,level,quality), the receiver
 received.csv (frame,index,arrival_ns: when the depayloader had the whole
-frame); bench/sim/octo-metrics --case 1 turns them into frames.csv and
+frame); eval/octo-metrics --case 1 turns them into frames.csv and
 summary.json.  quality is the real SSIM of each decoded frame against its
-source frame (luma averaged over 2x2 blocks, 8x8 windows); frames the
-receiver never decoded get 0 (they cannot be shown).
+source frame at the source size: the project's one definition (Wang 2004,
+Gaussian 11x11, on luma), computed by eval/octo-ssim, with PSNR next to it;
+frames the receiver never decoded get 0 (they cannot be shown).
 
     webrtc-call.py --scheme SCHEME --out DIR [--seconds 30]
         [--trace data/traces/network/Verizon-LTE-short.down] [--delay-ms 30]
 
 Needs root (the shim's network namespace), GST_PLUGIN_PATH with the
-octopus plugin (and, for the gcc schemes, rtpgccbwe's library), and the shim and
-octo-metrics binaries (--build, default build)."""
+octopus plugin (and, for the gcc schemes, rtpgccbwe's library), and the shim,
+octo-ssim and octo-metrics binaries (--build, default build)."""
 import argparse
 import json
 import os
@@ -180,12 +181,11 @@ def frame_of_rtptime(ts):
     return (ts * FPS + 45000) // 90000
 
 
-def half_luma(i420):
-    """The luma plane of a WIDTHxHEIGHT I420 frame (default strides),
-    averaged over 2x2 blocks: what SSIM is computed on."""
-    y = np.frombuffer(i420, dtype=np.uint8, count=WIDTH * HEIGHT)
-    y = y.reshape(HEIGHT // 2, 2, WIDTH // 2, 2).astype(np.uint16)
-    return ((y.sum(axis=(1, 3)) + 2) // 4).astype(np.uint8)
+def luma(i420):
+    """The luma plane of a WIDTHxHEIGHT I420 frame (default strides): what
+    SSIM is computed on."""
+    return np.frombuffer(i420, dtype=np.uint8, count=WIDTH * HEIGHT).reshape(
+        HEIGHT, WIDTH)
 
 
 def load_clip(path):
@@ -210,23 +210,21 @@ def load_clip(path):
     return frames
 
 
-def ssim(a, b, win=8):
-    """Mean SSIM (Wang et al. 2004 constants) over win x win windows."""
-    a = a.astype(np.float64)
-    b = b.astype(np.float64)
-    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
-
-    def box(x):
-        s = np.cumsum(np.cumsum(np.pad(x, ((1, 0), (1, 0))), 0), 1)
-        return (s[win:, win:] - s[:-win, win:] - s[win:, :-win]
-                + s[:-win, :-win]) / (win * win)
-    ma, mb = box(a), box(b)
-    va = box(a * a) - ma * ma
-    vb = box(b * b) - mb * mb
-    cov = box(a * b) - ma * mb
-    s = ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1)
-                                                 * (va + vb + c2))
-    return float(s.mean())
+def score_frames(tool, out, pairs):
+    """SSIM and PSNR of each (source, decoded) luma pair, by the project's
+    one implementation (eval/octo-ssim): [(ssim, psnr_db), ...]."""
+    if not pairs:
+        return []
+    paths = [os.path.join(out, n) for n in ("score-source.y", "score-decoded.y")]
+    for path, side in zip(paths, (0, 1)):
+        with open(path, "wb") as f:
+            for pair in pairs:
+                f.write(pair[side].tobytes())
+    rows = subprocess.run([tool, f"--width={WIDTH}", f"--height={HEIGHT}"] + paths,
+                          check=True, capture_output=True, text=True).stdout.split()
+    for path in paths:
+        os.remove(path)
+    return [(float(r.split(",")[1]), float(r.split(",")[2])) for r in rows[1:]]
 
 
 class Signalling:
@@ -597,7 +595,7 @@ class Receiver:
         buf = sink.emit("pull-sample").get_buffer()
         frame = self.frame_of_pts(buf.pts)
         if frame is not None and buf.get_size() == FRAME_BYTES:
-            self.decoded[frame] = half_luma(buf.extract_dup(0, FRAME_BYTES))
+            self.decoded[frame] = luma(buf.extract_dup(0, FRAME_BYTES))
         return Gst.FlowReturn.OK
 
     def write_logs(self):
@@ -648,21 +646,23 @@ def write_metrics_inputs(args, sender):
             received[int(frame)] = int(t)
     decoded = np.load(os.path.join(args.out, "decoded.npz"))
     first = min(sender.sent)
-    ssims = {}
+    scored = [frame for frame in sorted(sender.sent)
+              if str(frame) in decoded and frame in sender.source]
+    scores = dict(zip(scored, score_frames(
+        os.path.join(args.build, "eval", "octo-ssim"), args.out,
+        [(luma(sender.clip[sender.source[frame]]), decoded[str(frame)])
+         for frame in scored])))
     with open(os.path.join(args.out, "sent.csv"), "w") as f:
         f.write("frame,index,capture_ns,keyframe,temporal_layer,level,quality\n")
         for frame, (capture, key, layer) in sorted(sender.sent.items()):
-            q = 0.0
-            if str(frame) in decoded and frame in sender.source:
-                source = half_luma(sender.clip[sender.source[frame]])
-                q = ssims[frame] = ssim(source, decoded[str(frame)])
+            q = scores[frame][0] if frame in scores else 0.0
             f.write(f"{frame - first},0,{capture},{key},{layer},0,{q:.6f}\n")
     with open(os.path.join(args.out, "received.csv"), "w") as f:
         f.write("frame,index,arrival_ns\n")
         for frame, t in sorted(received.items()):
             if frame in sender.sent:
                 f.write(f"{frame - first},0,{t}\n")
-    return len(decoded.files), ssims
+    return len(decoded.files), scores
 
 
 def run_sender(args):
@@ -696,8 +696,8 @@ def run_sender(args):
     sender.pipeline.set_state(Gst.State.NULL)
     if shim.wait(timeout=60) != 0:
         sys.exit(f"webrtc-call: the receiver exited with {shim.returncode}")
-    n_decoded, ssims = write_metrics_inputs(args, sender)
-    metrics = os.path.join(args.build, "bench", "sim", "octo-metrics")
+    n_decoded, scores = write_metrics_inputs(args, sender)
+    metrics = os.path.join(args.build, "eval", "octo-metrics")
     subprocess.run([metrics, "--case=1", f"--sent={args.out}/sent.csv",
                     f"--received={args.out}/received.csv", f"--out={args.out}",
                     f"--scheme={args.scheme}-webrtc",
@@ -707,7 +707,11 @@ def run_sender(args):
         summary = json.load(f)
     summary["frames_sent"] = len(sender.sent)
     summary["frames_decoded"] = n_decoded
-    summary["mean_ssim_decoded"] = (sum(ssims.values()) / len(ssims)) if ssims else None
+    summary["quality_metric"] = "SSIM (Wang 2004, Gaussian 11x11)"
+    summary["mean_ssim_decoded"] = (sum(s for s, _ in scores.values()) / len(scores)
+                                    if scores else None)
+    psnrs = [p for _, p in scores.values() if p != float("inf")]
+    summary["mean_psnr_db_decoded"] = sum(psnrs) / len(psnrs) if psnrs else None
     if sender.estimates:
         with open(os.path.join(args.out, "estimates.csv"), "w") as f:
             f.write("time_ns,estimated_bitrate\n")

@@ -33,22 +33,4 @@ for scheme in $schemes; do
     --build "$build" > "$out/$scheme.log"
 done
 
-/usr/bin/python3 - "$out" $schemes <<'EOF'
-import json, os, sys
-
-out, schemes = sys.argv[1], sys.argv[2:]
-print(f"{'scheme':<20}{'p50 lat ms':>11}{'p99 lat ms':>11}{'p99 AoI ms':>11}"
-      f"{'SQI-SSIM':>9}{'decoded':>10}{'SSIM dec':>9}{'shim drops':>18}")
-for scheme in schemes:
-    with open(os.path.join(out, scheme, "call.json")) as f:
-        s = json.load(f)
-    dropped = s["shim"]["users"][0]["queues"]["down"]["dropped"]
-    drops = "/".join(str(dropped[r]["packets"]) for r in ("dropper", "overflow"))
-    print(f"{scheme:<20}{s['p50_latency_ms']:>11.1f}{s['p99_latency_ms']:>11.1f}"
-          f"{s['p99_aoi_ms']:>11.1f}{s['sqi_ssim']:>9.4f}"
-          f"{s['frames_decoded']:>5}/{s['frames_sent']:<4}"
-          f"{s['mean_ssim_decoded'] or 0:>9.4f}{drops:>18}")
-print("latency: capture to the whole frame at the receiver's depayloader; "
-      "SQI-SSIM: DESIGN.md's definition over real per-frame SSIM (decoded vs. "
-      "source luma); shim drops: packets dropped by dropper/overflow")
-EOF
+/usr/bin/python3 "$root/eval/summary.py" webrtc "$out" $schemes

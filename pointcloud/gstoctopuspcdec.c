@@ -2,7 +2,7 @@
  * element pushes the frames it completes (a frame completes when a layer
  * of a newer frame arrives, or at EOS), counts what it refused, and can log
  * every layer that arrived whole (received-log=, the receiver log of
- * bench/sim/octo-metrics, index = send order). */
+ * eval/octo-metrics, index = send order). */
 #include "gstoctopuspcdec.h"
 
 #include "gstoctopuspcenc.h"
@@ -302,7 +302,7 @@ gst_octopus_pc_dec_class_init (GstOctopusPcDecClass *klass)
   g_object_class_install_property (gobject_class, PROP_RECEIVED_LOG,
       g_param_spec_string ("received-log", "Received log",
           "CSV of every layer that arrived whole (frame,index,arrival_ns; "
-          "index = send order) for bench/sim/octo-metrics", NULL,
+          "index = send order) for eval/octo-metrics", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",

@@ -3,7 +3,7 @@
  * them with the core's volumetric preset (octo_preset_volumetric), where
  * the meta's cell id is the cell's viewport rank so that cells 0 and 1 are
  * the front ones, as the preset (and octopustag policy=volumetric)
- * expects.  sent-log= writes bench/sim/octo-metrics' sender log, scored by
+ * expects.  sent-log= writes eval/octo-metrics' sender log, scored by
  * pc-view-quality.c from ssim-table= (DESIGN.md's live volumetric
  * metric). */
 #include "gstoctopuspcenc.h"
@@ -495,7 +495,7 @@ gst_octopus_pc_enc_class_init (GstOctopusPcEncClass *klass)
       g_param_spec_string ("sent-log", "Sent log",
           "CSV of every message sent (frame,index,capture_ns,keyframe,"
           "temporal_layer,level,quality; index = send order) for "
-          "bench/sim/octo-metrics; quality = the SSIM the layer adds to its "
+          "eval/octo-metrics; quality = the SSIM the layer adds to its "
           "frame by ssim-table (else its fraction of the frame's points)",
           NULL, rw));
   g_object_class_install_property (gobject_class, PROP_SSIM_TABLE,

@@ -10,6 +10,7 @@
 #include "shim.h"
 #include "shim-pool.h"
 #include "shim-send.h"
+#include "transport/octo-packet.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -121,6 +122,8 @@ packet_dropped (const OctoPacket *packet, OctoDropReason reason,
   }
   p->stream->packets_dropped[reason]++;
   p->stream->bytes_dropped[reason] += packet->size;
+  if (p->counted)
+    octo_whole_messages_lost (&p->stream->whole, &packet->header);
   shim_packet_free (p);
 }
 
@@ -386,6 +389,9 @@ deliver (Shim *shim, const OctoLinkDelivery *d, ShimDirection dir)
 
   p->stream->packets_out++;
   p->stream->bytes_out += d->packet.size;
+  if (p->counted)
+    octo_whole_messages_delivered (&p->stream->whole, &d->packet.header,
+        d->packet.size);
   shim_hist_add (&p->stream->delay, delay / OCTO_USECOND);
   meter->count++;
   meter->last = delay;
@@ -455,6 +461,19 @@ arm_timer (Shim *shim)
   timerfd_settime (loop.timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
+/* A probe of octopussink's (a padding message) carries no media: it is
+ * left out of the whole messages.  RTP carries no padding messages. */
+static gboolean
+is_padding (const ShimPacket *p, gboolean ip)
+{
+  gssize udp = 0;
+  ShimAddr unused;
+
+  if (ip && (udp = shim_ip_udp_payload (p->data, p->len, &unused)) < 0)
+    return FALSE;
+  return octo_data_is_padding (p->data + udp, p->len - udp);
+}
+
 /* Takes @p, whose data and len are set. */
 static void
 enqueue (Shim *shim, ShimUser *u, ShimDirection dir, const ShimAddr *from,
@@ -488,6 +507,8 @@ enqueue (Shim *shim, ShimUser *u, ShimDirection dir, const ShimAddr *from,
       op.tagged ? op.header.stream_id : -1);
   p->stream->packets_in++;
   p->stream->bytes_in += op.size;
+  p->counted = op.tagged && p->stream->stream_id >= 0
+      && !is_padding (p, u->tun);
   if (shim->log)
     shim_log_arrival (shim, p, op.size);
   if (octo_qdisc_enqueue (u->qdisc[dir], &op, u->tun ? NULL : p->data,

@@ -31,11 +31,20 @@ stream_key_equal (gconstpointer a, gconstpointer b)
       x->dir == y->dir;
 }
 
+static void
+stream_free (gpointer data)
+{
+  ShimStream *s = data;
+
+  octo_whole_messages_clear (&s->whole);
+  g_free (s);
+}
+
 void
 shim_user_init_streams (ShimUser *user)
 {
   user->streams = g_hash_table_new_full (stream_key_hash, stream_key_equal,
-      g_free, g_free);
+      g_free, stream_free);
   for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
     ShimStream *s = &user->overflow_stream[d];
     s->dir = d;
@@ -136,8 +145,10 @@ append_stream (GString *out, const ShimStream *s, gboolean *first)
         s->stream_id == -1 ? "untagged" : "overflow");
   g_string_append_printf (out, "\"packets_in\": %" G_GUINT64_FORMAT
       ", \"bytes_in\": %" G_GUINT64_FORMAT ", \"packets_out\": %"
-      G_GUINT64_FORMAT ", \"bytes_out\": %" G_GUINT64_FORMAT ", ",
-      s->packets_in, s->bytes_in, s->packets_out, s->bytes_out);
+      G_GUINT64_FORMAT ", \"bytes_out\": %" G_GUINT64_FORMAT
+      ", \"whole_message_bytes_out\": %" G_GUINT64_FORMAT ", ",
+      s->packets_in, s->bytes_in, s->packets_out, s->bytes_out,
+      s->whole.whole_bytes);
   append_drops (out, s->packets_dropped, s->bytes_dropped,
       s->packets_trimmed, s->bytes_trimmed);
   g_string_append (out, "}, ");

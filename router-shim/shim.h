@@ -9,6 +9,7 @@
 #include "shim-hist.h"
 #include "shim-shell.h"
 #include "link/octo-link.h"
+#include "octo-whole-messages.h"
 
 #include <stdio.h>
 
@@ -35,6 +36,9 @@ typedef struct {
   guint64 bytes_dropped[OCTO_DROP_N_REASONS];
   guint64 packets_trimmed, bytes_trimmed;       /* still queued: not drops */
   ShimHist delay;       /* queueing delay of departures, us */
+  /* tagged streams: departed link bytes of messages no packet of which
+   * was dropped, probes left out (utilisation's numerator) */
+  OctoWholeMessages whole;
 } ShimStream;
 
 typedef struct _ShimUser ShimUser;
@@ -53,6 +57,8 @@ typedef struct {
   OctoTime arrival;
   gsize len;
   gboolean pooled;      /* a recycled slot of shim-pool.c */
+  gboolean counted;     /* towards its stream's whole messages: tagged, of
+                         * a stream (not the overflow entry), not a probe */
   guint8 data[];
 } ShimPacket;
 

@@ -13,7 +13,7 @@ packages=(
   libnice-dev gstreamer1.0-nice
   libvpx-dev libdraco-dev libpng-dev
   tshark chromium
-  python3-numpy python3-matplotlib python3-gi gir1.2-gstreamer-1.0
+  python3-numpy python3-matplotlib python3-skimage python3-gi gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0
 )
 

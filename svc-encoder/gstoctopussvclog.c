@@ -3,7 +3,7 @@
  * a layer dump (core/svc-dump.h).  Placed before octopussink, it records
  * what the sender produced; octo-svc-quality then decodes the dump, scores
  * every layer of every frame with SSIM against the source clip and writes
- * the sent log that bench/sim/octo-metrics joins with the receiver's
+ * the sent log that eval/octo-metrics joins with the receiver's
  * octopusframelog. */
 #include "gstoctopussvclog.h"
 

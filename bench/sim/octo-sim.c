@@ -16,7 +16,7 @@ static gchar *trace_label = NULL, *video_label = NULL;
 static gchar *scenario_name = NULL, *video_trace2 = NULL;
 static gint rtt_ms = 60, duration_s = 60, seed = 1;
 static gdouble cross_mbps = 0;
-static gboolean list_schemes = FALSE;
+static gboolean list_schemes = FALSE, list_schemes_csv = FALSE;
 
 static GOptionEntry entries[] = {
   {"case", 'c', 0, G_OPTION_ARG_INT, &case_id,
@@ -57,6 +57,10 @@ static GOptionEntry entries[] = {
       "two-streams: the second stream's video (default: --video)", "FILE"},
   {"list-schemes", 0, 0, G_OPTION_ARG_NONE, &list_schemes,
       "List the schemes and exit", NULL},
+  {"list-schemes-csv", 0, 0, G_OPTION_ARG_NONE, &list_schemes_csv,
+      "List the schemes for scripts and exit: name,cases,endpoint_baseline,"
+      "network_queue (cases space-separated; endpoint_baseline 1 for the "
+      "endpoint-adaptation baselines), in report order", NULL},
   G_OPTION_ENTRY_NULL
 };
 
@@ -182,6 +186,18 @@ main (int argc, char **argv)
     for (const SimScheme *const *s = sim_scheme_list (); *s; s++)
       g_print ("%-15s %s (network queue: %s)\n", (*s)->name, (*s)->summary,
           (*s)->down_queue);
+    return 0;
+  }
+  if (list_schemes_csv) {
+    g_print ("name,cases,endpoint_baseline,network_queue\n");
+    for (const SimScheme *const *s = sim_scheme_list (); *s; s++) {
+      g_print ("%s,", (*s)->name);
+      for (guint c = 1, n = 0; c <= 3; c++)
+        if (sim_scheme_runs_case (*s, c))
+          g_print ("%s%u", n++ ? " " : "", c);
+      g_print (",%d,%s\n", (*s)->endpoint != SIM_ENDPOINT_TRACE,
+          (*s)->down_queue);
+    }
     return 0;
   }
   config.scheme = scheme_name ? sim_scheme_find (scheme_name) : NULL;

@@ -62,8 +62,10 @@ sim_output_details_json (const SimResult *r)
   }
   g_string_append_printf (s, "},\n  \"capacity_bytes\": %" G_GUINT64_FORMAT
       ", \"delivered_link_bytes\": %" G_GUINT64_FORMAT
-      ", \"padding_delivered_link_bytes\": %" G_GUINT64_FORMAT ",\n",
-      r->capacity_bytes, r->delivered_bytes, r->padding_delivered_bytes);
+      ", \"padding_delivered_link_bytes\": %" G_GUINT64_FORMAT
+      ", \"whole_message_link_bytes\": %" G_GUINT64_FORMAT ",\n",
+      r->capacity_bytes, r->delivered_bytes, r->padding_delivered_bytes,
+      r->whole_message_bytes);
   g_string_append_printf (s, "  \"messages_sent\": %" G_GUINT64_FORMAT
       ", \"messages_delivered\": %" G_GUINT64_FORMAT ",\n", r->messages_sent,
       r->messages_delivered);

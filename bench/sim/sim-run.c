@@ -144,8 +144,9 @@ fill_link_results (Run *run, SimResult *r, guint flow, gboolean drained)
     r->capacity_bytes = ls->capacity_bytes;
     r->delivered_bytes = fs->delivered_bytes;
     r->padding_delivered_bytes = fs->padding_delivered_bytes;
-    r->utilization = r->capacity_bytes ? (gdouble) (r->delivered_bytes -
-        r->padding_delivered_bytes) / r->capacity_bytes : 0;
+    r->whole_message_bytes = fs->whole_message_bytes;
+    r->utilization = octo_utilisation (r->whole_message_bytes,
+        r->capacity_bytes);
     r->other_delivered_bytes = 0;
     for (guint i = 0; i < run->n_flows; i++)
       if (i != flow)

@@ -53,9 +53,10 @@ struct _SimResult {
   OctoMetricsSummary summary;
   gdouble utilization;          /* over the run, before the drain */
   guint64 capacity_bytes, delivered_bytes;
-  /* of delivered_bytes, the sender's bandwidth probes: utilization leaves
-   * them out */
-  guint64 padding_delivered_bytes;
+  /* of delivered_bytes, the sender's bandwidth probes, and the bytes of
+   * messages delivered whole: utilization is the latter over the capacity
+   * (octo_utilisation) */
+  guint64 padding_delivered_bytes, whole_message_bytes;
   /* link bytes sent and delivered in the whole run including a drain of
    * SIM_DRAIN after the last frame; the bottleneck's largest backlog */
   guint64 sent_link_bytes, delivered_link_bytes, max_queued_bytes;

@@ -40,6 +40,8 @@ typedef struct {
   SimPacketFunc sent_func, delivered_func;
   gpointer sent_data, delivered_data;
   SimFlowStats stats;
+  /* msg_id -> link bytes delivered of that message so far */
+  GHashTable *partial_message_bytes;
   SimWorld *world;
   guint index;
 } Flow;
@@ -116,6 +118,7 @@ flow_init (SimWorld *w, guint i, const SimFlowConfig *config)
   f->world = w;
   f->index = i;
   g_queue_init (&f->tcp_messages);
+  f->partial_message_bytes = g_hash_table_new (NULL, NULL);
   if (config->transport == SIM_TRANSPORT_TCP) {
     f->tcp = octo_tcp_sender_new ();
     f->tcp_rx = octo_tcp_receiver_new ();
@@ -127,6 +130,11 @@ static void
 on_octo_message (OctoMessage *msg, gpointer user_data)
 {
   Flow *f = user_data;
+  gpointer key = GUINT_TO_POINTER (msg->header.msg_id);
+
+  f->stats.whole_message_bytes += GPOINTER_TO_SIZE (g_hash_table_lookup
+      (f->partial_message_bytes, key));
+  g_hash_table_remove (f->partial_message_bytes, key);
 
   if (f->message_func)
     f->message_func (msg, f->message_data);
@@ -210,6 +218,7 @@ sim_world_free (SimWorld *w)
     octo_tcp_sender_free (f->tcp);
     octo_tcp_receiver_free (f->tcp_rx);
     g_queue_clear_full (&f->tcp_messages, g_free);
+    g_hash_table_destroy (f->partial_message_bytes);
   }
   g_free (w->scratch);
   g_free (w->zeros);
@@ -389,14 +398,25 @@ tcp_data_arrived (SimWorld *w, Flow *f, const TcpWire *wire, OctoTime now)
   send_tcp (w->up_queue, &ack, TCP_ACK_BYTES, f->index + 1, now);
 }
 
-static gboolean
-is_padding (const OctoPacket *p)
+/* Counts a data packet's link bytes: as padding, or towards its message,
+ * which adds them to the whole messages' bytes if it completes. */
+static void
+count_delivered_data (Flow *f, const OctoPacket *p)
 {
   OctoDataPacket pkt;
+  gpointer key;
 
-  return octo_data_parse (p->data, p->size - OCTO_LINK_OVERHEAD, &pkt,
-      NULL) == OCTO_DATA_OK && pkt.frag_index == 0 &&
-      (pkt.info.flags & OCTO_MSG_FLAG_PADDING);
+  if (octo_data_parse (p->data, p->size - OCTO_LINK_OVERHEAD, &pkt,
+          NULL) != OCTO_DATA_OK)
+    return;
+  if (pkt.frag_index == 0 && (pkt.info.flags & OCTO_MSG_FLAG_PADDING)) {
+    f->stats.padding_delivered_bytes += p->size;
+    return;
+  }
+  key = GUINT_TO_POINTER (pkt.header.msg_id);
+  g_hash_table_insert (f->partial_message_bytes, key,
+      GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup
+              (f->partial_message_bytes, key)) + p->size));
 }
 
 static void
@@ -413,6 +433,7 @@ deliver_down (SimWorld *w, const OctoPacket *p, OctoTime now)
   if (f->index == 0)
     w->stats.delivered_bytes += p->size;
   if (f->tcp) {
+    f->stats.whole_message_bytes += p->size;
     if (f->delivered_func)
       f->delivered_func (p->data, sizeof (TcpWire), now, f->delivered_data);
     tcp_data_arrived (w, f, p->data, now);
@@ -421,8 +442,7 @@ deliver_down (SimWorld *w, const OctoPacket *p, OctoTime now)
   if (f->delivered_func)
     f->delivered_func (p->data, p->size - OCTO_LINK_OVERHEAD, now,
         f->delivered_data);
-  if (is_padding (p))
-    f->stats.padding_delivered_bytes += p->size;
+  count_delivered_data (f, p);
   octo_receiver_on_packet (f->receiver, p->data,
       p->size - OCTO_LINK_OVERHEAD, now);
 }

@@ -74,6 +74,9 @@ typedef struct {
 typedef struct {
   guint64 sent_bytes, delivered_bytes;  /* link bytes of the flow's data */
   guint64 padding_delivered_bytes;      /* ... of it bandwidth probes */
+  /* ... of it in messages delivered whole (TCP: every byte, its stream is
+   * reliable) */
+  guint64 whole_message_bytes;
 } SimFlowStats;
 
 SimWorld *sim_world_new (const SimWorldConfig *config,

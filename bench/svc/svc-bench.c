@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "svc-clip.h"
-#include "svc-ssim.h"
+#include "octo-ssim.h"
 #include "svc-vpx-decoder.h"
 #include "svc-vpx-encoder.h"
 
@@ -191,9 +191,8 @@ run_encoder (const Clip *c, SvcCodec codec, guint spatial, guint temporal,
         return FALSE;
       }
       if (p->spatial_layer + 1 == s.spatial_layers)
-        ssim_sum += svc_ssim_i420 ((const guint8 * const *) planes, strides,
-            (const guint8 * const *) img->planes, img->stride, c->width,
-            c->height);
+        ssim_sum += octo_ssim (planes[0], strides[0], img->planes[0],
+            img->stride[0], c->width, c->height);
     }
   }
   r->kbps = 0;
@@ -338,8 +337,9 @@ bench_overhead (const Clip *c, SvcCodec codec, guint spatial,
   RunResult single[N_RATES], resilient[N_RATES], svc[N_RATES];
   gdouble vs_single, vs_resilient;
 
-  printf ("%s at %ux%u, frames %d..%d, GoP %u:\n", label, c->width,
-      c->height, skip, skip + (gint) c->n - 1, gop_frames);
+  printf ("%s at %ux%u, frames %d..%d, GoP %u (" OCTO_SSIM_NAME
+      " of the top layer):\n", label, c->width, c->height, skip,
+      skip + (gint) c->n - 1, gop_frames);
   for (guint i = 0; i < N_RATES; i++) {
     guint64 rate = (guint64) (rates_360p[i] * pixels);
 

@@ -2,7 +2,7 @@
  *
  *   frame,index,arrival_ns
  *
- * the receiver half of a real run's logs; bench/sim/octo-metrics joins it
+ * the receiver half of a real run's logs; eval/octo-metrics joins it
  * with octopustracesrc's sent-log and computes the per-frame table (shown
  * frames, show time, layers used, SSIM) and the summary with the project's
  * one implementation of the metrics (octo-metrics.h).  Frame and index come

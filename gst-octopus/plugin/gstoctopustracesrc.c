@@ -7,7 +7,7 @@
  * This element releases each frame at its capture time, one buffer per
  * message with a GstOctopusMeta (frame id, layer/cell ids, key frame and,
  * with tag=true, the dropping parameters), and can log what it sent
- * (sent-log) for bench/sim/octo-metrics.
+ * (sent-log) for eval/octo-metrics.
  *
  * The estimate comes from octopussink's upstream bandwidth event (or the
  * "bitrate" property until the first event). */
@@ -436,7 +436,7 @@ gst_octopus_trace_src_class_init (GstOctopusTraceSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_SENT_LOG,
       g_param_spec_string ("sent-log", "Sent log",
           "CSV of every message sent (frame,index,capture_ns,keyframe,"
-          "temporal_layer,level,quality) for bench/sim/octo-metrics", NULL,
+          "temporal_layer,level,quality) for eval/octo-metrics", NULL,
           rw));
 
   gst_element_class_add_static_pad_template (element_class, &src_template);

@@ -1,4 +1,4 @@
-/* gst-octopus point clouds: splat rendering and SSIM. */
+/* gst-octopus point clouds: splat rendering. */
 #include "pc-render.h"
 
 #include <math.h>
@@ -69,70 +69,6 @@ octo_pc_render (const OctoPcCamera *cam, const OctoPcPoint *pts, gsize n,
       }
   }
   g_free (depth);
-}
-
-/* Separable Gaussian blur of @in (w x h) into @out, edges clamped. */
-static void
-blur (const double *in, double *out, guint w, guint h, double *tmp)
-{
-  static const gint R = 5;
-  double k[11], sum = 0.0;
-  for (gint i = -R; i <= R; i++)
-    sum += k[i + R] = exp (-(double) (i * i) / (2 * 1.5 * 1.5));
-  for (gint i = 0; i <= 2 * R; i++)
-    k[i] /= sum;
-  for (guint y = 0; y < h; y++)
-    for (guint x = 0; x < w; x++) {
-      double s = 0.0;
-      for (gint i = -R; i <= R; i++)
-        s += k[i + R] * in[y * w + CLAMP ((gint) x + i, 0, (gint) w - 1)];
-      tmp[y * w + x] = s;
-    }
-  for (guint y = 0; y < h; y++)
-    for (guint x = 0; x < w; x++) {
-      double s = 0.0;
-      for (gint i = -R; i <= R; i++)
-        s += k[i + R] * tmp[CLAMP ((gint) y + i, 0, (gint) h - 1) * w + x];
-      out[y * w + x] = s;
-    }
-}
-
-double
-octo_pc_ssim (const guint8 *rgb_a, const guint8 *rgb_b, guint width,
-    guint height)
-{
-  const double c1 = (0.01 * 255) * (0.01 * 255);
-  const double c2 = (0.03 * 255) * (0.03 * 255);
-  gsize n = (gsize) width * height;
-  double *buf = g_new (double, 11 * n);
-  double *a = buf, *b = buf + n, *aa = buf + 2 * n, *bb = buf + 3 * n;
-  double *ab = buf + 4 * n, *tmp = buf + 5 * n;
-  double *ma = buf + 6 * n, *mb = buf + 7 * n, *saa = buf + 8 * n;
-  double *sbb = buf + 9 * n, *sab = buf + 10 * n;
-  double total = 0.0;
-
-  for (gsize i = 0; i < n; i++) {
-    a[i] = 0.299 * rgb_a[3 * i] + 0.587 * rgb_a[3 * i + 1]
-        + 0.114 * rgb_a[3 * i + 2];
-    b[i] = 0.299 * rgb_b[3 * i] + 0.587 * rgb_b[3 * i + 1]
-        + 0.114 * rgb_b[3 * i + 2];
-    aa[i] = a[i] * a[i];
-    bb[i] = b[i] * b[i];
-    ab[i] = a[i] * b[i];
-  }
-  blur (a, ma, width, height, tmp);
-  blur (b, mb, width, height, tmp);
-  blur (aa, saa, width, height, tmp);
-  blur (bb, sbb, width, height, tmp);
-  blur (ab, sab, width, height, tmp);
-  for (gsize i = 0; i < n; i++) {
-    double va = saa[i] - ma[i] * ma[i], vb = sbb[i] - mb[i] * mb[i];
-    double cov = sab[i] - ma[i] * mb[i];
-    total += ((2 * ma[i] * mb[i] + c1) * (2 * cov + c2))
-        / ((ma[i] * ma[i] + mb[i] * mb[i] + c1) * (va + vb + c2));
-  }
-  g_free (buf);
-  return total / (double) n;
 }
 
 float

@@ -1,5 +1,6 @@
-/* gst-octopus point clouds: a small software splat renderer and SSIM, to
- * score what a viewer would see (ViVo-style visual quality). */
+/* gst-octopus point clouds: a small software splat renderer, to score what
+ * a viewer would see (ViVo-style visual quality) with the project's SSIM
+ * (octo-ssim.h) on the renders' luma. */
 #pragma once
 
 #include "pc-point.h"
@@ -20,11 +21,6 @@ typedef struct {
  * splat of its colour, nearest wins (z-buffer). */
 void octo_pc_render (const OctoPcCamera *cam, const OctoPcPoint *pts,
     gsize n, guint8 *rgb);
-
-/* Mean SSIM (Wang et al. 2004: 11x11 Gaussian window, sigma 1.5, K1 0.01,
- * K2 0.03, L 255) of the luma (BT.601) of two RGB images. */
-double octo_pc_ssim (const guint8 *rgb_a, const guint8 *rgb_b, guint width,
-    guint height);
 
 /* A typical spacing of @n points on a surface spanning @extent: the splat
  * radius that closes the gaps at full density. */

@@ -6,7 +6,8 @@
  * centre, looking at it), it renders the full cloud and the union of the
  * first k of --layers disjoint random layers (density k / layers) with
  * pc-render.c's splat renderer, and scores each against the full render
- * with SSIM; the table holds the mean over the views.
+ * with the project's SSIM (octo-ssim.h) on BT.601 luma; the table holds the
+ * mean over the views.
  *
  *   pc-ssim-table data/media/bun_zipper.ply > data/pointcloud/ssim-table.csv */
 #include "pc-animate.h"
@@ -14,6 +15,7 @@
 #include "pc-ply.h"
 #include "pc-png.h"
 #include "pc-render.h"
+#include "octo-ssim.h"
 
 #include <stdio.h>
 
@@ -89,6 +91,8 @@ main (int argc, char **argv)
     OctoPcPartition *part;
     guint8 *full = g_new (guint8, size * size * 3);
     guint8 *img = g_new (guint8, size * size * 3);
+    guint8 *full_luma = g_new (guint8, size * size);
+    guint8 *img_luma = g_new (guint8, size * size);
 
     octo_pc_animate (&turn, (OctoPcPoint *) cloud->data, cloud->len, v, pts);
     part = octo_pc_partition_new (pts, cloud->len, 1, 1, layers, &unused,
@@ -100,12 +104,15 @@ main (int argc, char **argv)
         (float) splat * octo_pc_surface_spacing (extent, cloud->len) };
       gsize n_sub = 0;
       octo_pc_render (&cam, pts, cloud->len, full);
+      octo_ssim_luma_from_rgb (full, size, size, full_luma);
       for (gint k = 1; k <= layers; k++) {
         GArray *m = part->members[k - 1];
         for (guint i = 0; i < m->len; i++)
           sub[n_sub++] = pts[g_array_index (m, guint, i)];
         octo_pc_render (&cam, sub, n_sub, img);
-        sum[d * layers + k - 1] += octo_pc_ssim (full, img, size, size);
+        octo_ssim_luma_from_rgb (img, size, size, img_luma);
+        sum[d * layers + k - 1] += octo_ssim (full_luma, size, img_luma,
+            size, size, size);
         if (png_dir && v == 0) {
           gchar *name = g_strdup_printf ("%s/d%.1f-k%d.png", png_dir,
               dist[d], k);
@@ -120,6 +127,8 @@ main (int argc, char **argv)
     octo_pc_partition_free (part);
     g_free (full);
     g_free (img);
+    g_free (full_luma);
+    g_free (img_luma);
     g_free (pts);
     g_free (sub);
   }

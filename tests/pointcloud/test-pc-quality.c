@@ -128,19 +128,6 @@ test_render_covers_known_pixels_nearest_wins (void)
     g_assert_cmpuint (rgb[i], ==, 0);
 }
 
-static void
-test_ssim_is_one_for_identical_and_lower_for_different (void)
-{
-  guint8 a[32 * 32 * 3], b[32 * 32 * 3];
-
-  for (guint i = 0; i < sizeof (a); i++)
-    a[i] = (guint8) ((i / 3) % 32 * 8);
-  memcpy (b, a, sizeof (a));
-  g_assert_cmpfloat_with_epsilon (octo_pc_ssim (a, b, 32, 32), 1.0, 1e-12);
-  memset (b, 0, sizeof (b));
-  g_assert_cmpfloat (octo_pc_ssim (a, b, 32, 32), <, 0.1);
-}
-
 static const gchar *small_table =
     "distance,density,ssim\n"
     "1,0.5,0.4\n"
@@ -302,8 +289,6 @@ main (int argc, char **argv)
       test_d1_matches_brute_force_on_random_clouds);
   g_test_add_func ("/pc/render/covers-known-pixels-nearest-wins",
       test_render_covers_known_pixels_nearest_wins);
-  g_test_add_func ("/pc/render/ssim-identical-and-different",
-      test_ssim_is_one_for_identical_and_lower_for_different);
   g_test_add_func ("/pc/table/interpolates-and-clamps",
       test_table_interpolates_and_clamps);
   g_test_add_func ("/pc/table/errors-name-file-and-line",

@@ -547,6 +547,11 @@ test_octopus_queue_applies_the_rules_over_udp (void)
   /* Overloaded 20 on 12: the rules, not the buffer, shed the excess. */
   g_assert_cmpuint (dropper + bitrate, >, flow.sent / 5);
   g_assert_cmpuint (stats_number (stats, stream, "overflow.packets"), ==, 0);
+  /* every message is one packet, dropped or delivered whole: each link
+   * byte out counts towards utilisation */
+  g_assert_cmpuint (stats_number (stats, stream, "bytes_out"), >, 0);
+  g_assert_cmpuint (stats_number (stats, stream, "whole_message_bytes_out"),
+      ==, stats_number (stats, stream, "bytes_out"));
   g_free (stats);
   close (flow.fd);
   sink_clear (&sink);

@@ -7,7 +7,6 @@
 #include "svc-decodability.h"
 #include "svc-dump.h"
 #include "svc-pattern.h"
-#include "svc-ssim.h"
 
 static void
 test_three_layer_pattern_is_the_framerate_preset_structure (void)
@@ -236,28 +235,6 @@ test_rate_changes_only_at_gop_start (void)
 }
 
 static void
-test_ssim_identical_is_one_and_noise_lowers_it (void)
-{
-  enum { W = 64, H = 48 };
-  guint8 *a = g_malloc (W * H), *b = g_malloc (W * H);
-  GRand *rand = g_rand_new_with_seed (7);
-  gdouble same, noisy;
-
-  for (guint i = 0; i < W * H; i++)
-    a[i] = b[i] = (guint8) ((i % W) * 3 + (i / W) * 2);
-  same = svc_ssim_plane (a, W, b, W, W, H);
-  g_assert_cmpfloat_with_epsilon (same, 1.0, 1e-12);
-  for (guint i = 0; i < W * H; i++)
-    b[i] = (guint8) CLAMP (a[i] + g_rand_int_range (rand, -30, 31), 0, 255);
-  noisy = svc_ssim_plane (a, W, b, W, W, H);
-  g_assert_cmpfloat (noisy, <, 0.9);
-  g_assert_cmpfloat (noisy, >, 0.0);
-  g_rand_free (rand);
-  g_free (a);
-  g_free (b);
-}
-
-static void
 test_dump_record_round_trip_and_rejections (void)
 {
   SvcDumpRecord in = { 4242, 2, 1, TRUE, G_GUINT64_CONSTANT (987654321012),
@@ -316,8 +293,6 @@ main (int argc, char **argv)
       test_media_rate_fits_link_estimate);
   g_test_add_func ("/svc/config/rate-at-gop-start",
       test_rate_changes_only_at_gop_start);
-  g_test_add_func ("/svc/ssim/identical-and-noisy",
-      test_ssim_identical_is_one_and_noise_lowers_it);
   g_test_add_func ("/svc/dump/round-trip-and-rejections",
       test_dump_record_round_trip_and_rejections);
   return g_test_run ();

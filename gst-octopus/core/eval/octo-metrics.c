@@ -12,6 +12,13 @@ octo_ssim_from_db (gdouble db)
   return 1.0 - pow (10.0, -db / 10.0);
 }
 
+gdouble
+octo_utilisation (guint64 whole_message_link_bytes, guint64 capacity_bytes)
+{
+  return capacity_bytes ? (gdouble) whole_message_link_bytes / capacity_bytes
+      : 0;
+}
+
 static gint
 compare_double (const void *a, const void *b)
 {

@@ -78,6 +78,13 @@ void octo_metrics_compute (const OctoFrameRecord *frames, guint n,
 /* Linear-interpolated percentile (0..100) of @n samples; sorts @samples. */
 gdouble octo_percentile (gdouble *samples, guint n, gdouble pct);
 
+/* Link utilisation, the project's one definition: the link bytes (IP
+ * datagrams) of the messages delivered whole over the capacity the link
+ * offered in the same span.  A message that lost a packet counts nothing,
+ * and bandwidth probes (padding) are not messages; 0 without capacity. */
+gdouble octo_utilisation (guint64 whole_message_link_bytes,
+    guint64 capacity_bytes);
+
 /* SSIM from the traces' dB form: 1 - 10^(-dB/10). */
 gdouble octo_ssim_from_db (gdouble db);
 

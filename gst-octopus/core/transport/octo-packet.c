@@ -147,6 +147,15 @@ octo_data_stamp (guint8 *packet, guint32 seq, guint32 send_time_us)
   put_u32 (packet + OCTO_WIRE_HEADER_LEN + 4, send_time_us);
 }
 
+gboolean
+octo_data_is_padding (const guint8 *data, gsize len)
+{
+  OctoDataPacket pkt;
+
+  return octo_data_parse (data, len, &pkt, NULL) == OCTO_DATA_OK
+      && pkt.frag_index == 0 && (pkt.info.flags & OCTO_MSG_FLAG_PADDING);
+}
+
 OctoDataParseResult
 octo_data_parse (const guint8 *data, gsize len, OctoDataPacket *out,
     OctoParseResult *header_result)

@@ -96,6 +96,9 @@ void octo_data_stamp (guint8 *packet, guint32 seq, guint32 send_time_us);
 OctoDataParseResult octo_data_parse (const guint8 *data, gsize len,
     OctoDataPacket *out, OctoParseResult *header_result);
 
+/* TRUE if @data is a data packet of a padding message (a bandwidth probe). */
+gboolean octo_data_is_padding (const guint8 *data, gsize len);
+
 /* TRUE if @data starts like a transport control packet (0x04..0x07). */
 static inline gboolean
 octo_packet_is_control (const guint8 *data, gsize len)

@@ -186,6 +186,14 @@ test_independent_layers_sum_their_quality (void)
   g_assert_cmpfloat_with_epsilon (sum.sqi_ssim[0], (0.5 + 0.25) / 2, 1e-12);
 }
 
+static void
+test_utilisation_is_whole_message_bytes_over_capacity (void)
+{
+  g_assert_cmpfloat (octo_utilisation (750, 1000), ==, 0.75);
+  /* no capacity offered (an outage): nothing to use */
+  g_assert_cmpfloat (octo_utilisation (0, 0), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -199,6 +207,8 @@ main (int argc, char **argv)
       test_older_frame_decodable_after_a_newer_one_is_not_shown);
   g_test_add_func ("/metrics/layered-highest-decodable-layer",
       test_layered_frames_shown_at_highest_decodable_layer);
+  g_test_add_func ("/metrics/utilisation-is-whole-message-bytes-over-capacity",
+      test_utilisation_is_whole_message_bytes_over_capacity);
   g_test_add_func ("/metrics/independent-layers",
       test_independent_layers_sum_their_quality);
   return g_test_run ();

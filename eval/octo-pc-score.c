@@ -27,6 +27,7 @@
 #include "pc-png.h"
 #include "pc-render.h"
 #include "pc-view-quality.h"
+#include "octo-ssim.h"
 #include "pc-workers.h"
 
 #include <errno.h>
@@ -409,7 +410,8 @@ main (int argc, char **argv)
     }
   }
   fclose (out);
-  printf ("frames %u, shown %u, received as PLY %u; mean view SSIM (shown) "
+  printf ("frames %u, shown %u, received as PLY %u; mean view SSIM (the "
+      "table's " OCTO_SSIM_NAME " of renders; shown) "
       "%.4f; mean D1 PSNR (received) %.2f dB; octo-metrics' summed "
       "increments differ from the exact table score on %u shown frames "
       "(max %.4f)\n", metrics->len, n_shown, n_received,

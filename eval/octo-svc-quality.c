@@ -1,32 +1,36 @@
 /* octo-svc-quality: scores a live run's layers with real SSIM.
  *
- * Reads octopussvclog's layer dump, decodes every message in order exactly
- * as the sender produced them, renders each layer at the full size the way
- * octopussvcdec shows it (lower layers upscaled), and compares it with the
- * source frame of the same id (the clip decoded again, looped: frame id
- * n = the n-th frame the sender encoded).  A layer the receiver can decode
- * decodes bit-exactly as here (tests/svc-encoder/test-svc-codec.c), so this is the
- * SSIM of the picture shown at that layer.  Writes the sent log of
- * bench/sim/octo-metrics:
+ * Reads octopussvclog's layer dump, decodes every message in order exactly as the
+ * sender produced them, renders each layer at the full size the way octopussvcdec
+ * shows it (lower layers upscaled), and compares it with the source frame
+ * of the same id (the clip decoded again, looped: frame id n = the n-th
+ * frame the sender encoded).  A layer the receiver can decode decodes
+ * bit-exactly as here (tests/svc-encoder/test-svc-codec.c), so this is the SSIM of
+ * the picture shown at that layer (luma, gst-octopus/core/eval/octo-ssim.h).
+ * Writes the sent log of octo-metrics:
  *
  *   frame,index,capture_ns,keyframe,temporal_layer,level,quality
  *
  * with quality the linear SSIM (level 0: the encoder's rate is not a
- * discrete level). */
+ * discrete level).  --scores also writes SSIM and PSNR side by side:
+ *
+ *   frame,index,ssim,psnr_db */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/svc-decodability.h"
 #include "octo-frame-log.h"
+#include "octo-ssim.h"
 #include "core/svc-dump.h"
-#include "core/svc-ssim.h"
 #include "svc-clip.h"
 #include "svc-scale.h"
 #include "svc-vpx-decoder.h"
 
 static gchar *dump_path = NULL, *clip_path = NULL, *out_path = NULL;
+static gchar *scores_path = NULL;
 static gchar *codec_name = NULL;
 static gint width = 640, height = 360, temporal_layers = 0;
 
@@ -42,6 +46,8 @@ static GOptionEntry entries[] = {
       "Temporal layers of the stream (default: 3 for vp8, 1 for vp9)", "N"},
   {"out", 0, 0, G_OPTION_ARG_FILENAME, &out_path,
       "Sent log to write (CSV for octo-metrics --sent)", "FILE"},
+  {"scores", 0, 0, G_OPTION_ARG_FILENAME, &scores_path,
+      "Also write each scored message's SSIM and PSNR (CSV)", "FILE"},
   G_OPTION_ENTRY_NULL
 };
 
@@ -55,34 +61,38 @@ typedef struct {
   const guint8 *source;         /* clip frame of the current frame id */
   gboolean have_source;
   guint32 frame_id;
-  FILE *out;
+  FILE *out, *scores;
+  /* what was scored: means for the closing line */
+  guint n_scored, n_psnr;
+  gdouble ssim_sum, psnr_sum;
 } Scorer;
 
 static gdouble
-score (Scorer *s, const vpx_image_t *img)
+score (Scorer *s, const SvcDumpRecord *r, const vpx_image_t *img)
 {
   GstVideoFrame frame;
-  const guint8 *src[3];
-  gint src_stride[3];
-  const guint8 *shown[3];
-  gint shown_stride[3];
-  gdouble ssim;
-  gsize luma = (gsize) width * height;
+  const guint8 *shown;
+  gint stride;
+  gdouble ssim, psnr;
 
   gst_video_frame_map (&frame, &s->info, s->shown, GST_MAP_READWRITE);
   svc_scaler_render (&s->scaler, img, &frame);
-  src[0] = s->source;
-  src[1] = s->source + luma;
-  src[2] = src[1] + luma / 4;
-  src_stride[0] = width;
-  src_stride[1] = src_stride[2] = width / 2;
-  for (guint i = 0; i < 3; i++) {
-    shown[i] = GST_VIDEO_FRAME_PLANE_DATA (&frame, i);
-    shown_stride[i] = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i);
-  }
-  ssim = svc_ssim_i420 (src, src_stride, shown, shown_stride, (guint) width,
+  shown = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  ssim = octo_ssim (s->source, width, shown, stride, (guint) width,
+      (guint) height);
+  psnr = octo_psnr (s->source, width, shown, stride, (guint) width,
       (guint) height);
   gst_video_frame_unmap (&frame);
+  if (s->scores)
+    fprintf (s->scores, "%u,%u,%.6f,%.3f\n", r->frame_id, r->index, ssim,
+        psnr);
+  s->n_scored++;
+  s->ssim_sum += ssim;
+  if (isfinite (psnr)) {
+    s->n_psnr++;
+    s->psnr_sum += psnr;
+  }
   return ssim;
 }
 
@@ -132,7 +142,7 @@ process (Scorer *s, const SvcDumpRecord *r, GError **error)
         "frame %u layer %u produced no picture", r->frame_id, r->index);
     return FALSE;
   }
-  write_row (s, r, score (s, img));
+  write_row (s, r, score (s, r, img));
   return TRUE;
 }
 
@@ -182,7 +192,8 @@ main (int argc, char **argv)
   s.clip = s.decoder ? svc_clip_open (clip_path, (guint) width,
       (guint) height, &error) : NULL;
   s.out = fopen (out_path, "w");
-  if (!s.decoder || !s.clip || !s.out) {
+  s.scores = scores_path ? fopen (scores_path, "w") : NULL;
+  if (!s.decoder || !s.clip || !s.out || (scores_path && !s.scores)) {
     g_printerr ("octo-svc-quality: %s\n", error ? error->message :
         g_strerror (errno));
     goto done;
@@ -193,6 +204,8 @@ main (int argc, char **argv)
   s.shown = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&s.info),
       NULL);
   fputs (OCTO_FRAME_LOG_SENT_HEADER, s.out);
+  if (s.scores)
+    fputs ("frame,index,ssim,psnr_db\n", s.scores);
   for (;;) {
     SvcDumpRecord r;
     gssize used = svc_dump_parse_record (data + offset, len - offset, offset,
@@ -207,12 +220,20 @@ main (int argc, char **argv)
     records++;
   }
   g_print ("octo-svc-quality: scored %u layer messages of %" G_GUINT64_FORMAT
-      " frames into %s\n", records, svc_clip_position (s.clip), out_path);
+      " frames into %s: mean " OCTO_SSIM_NAME " %.4f, mean PSNR %.2f dB "
+      "(%u identical)\n", records, svc_clip_position (s.clip), out_path,
+      s.n_scored ? s.ssim_sum / s.n_scored : NAN,
+      s.n_psnr ? s.psnr_sum / s.n_psnr : NAN, s.n_scored - s.n_psnr);
   status = 0;
 
 done:
   if (s.out && fclose (s.out) != 0 && status == 0) {
     g_printerr ("octo-svc-quality: %s: %s\n", out_path, g_strerror (errno));
+    status = 1;
+  }
+  if (s.scores && fclose (s.scores) != 0 && status == 0) {
+    g_printerr ("octo-svc-quality: %s: %s\n", scores_path,
+        g_strerror (errno));
     status = 1;
   }
   g_clear_error (&error);

@@ -6,8 +6,17 @@ tables with every scheme's ratio to Octopus, Octopus against the endpoint
 baselines with the headline goals, and the Sec. 7 scenarios (tail latency
 vs. SQI-SSIM per scheme and stream, like Figs. 12/14).
 
-Usage: bench/report.py results/latest
+The schemes' order and which are endpoint baselines come from the
+simulator's table that experiments.py writes next to the summary
+(schemes.csv, octo-sim --list-schemes-csv).  Metrics: latency, AoI and
+SQI-SSIM as gst-octopus/core/octo-metrics.h defines them (SQI over the
+video traces' per-layer SSIM), utilisation = link bytes of messages
+delivered whole over the capacity offered, probes excluded
+(octo_utilisation).
+
+Usage: eval/report.py results/latest
 """
+import csv
 import html
 import json
 import math
@@ -21,10 +30,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-ORDER = ["octopus", "octobbr", "fifo", "pdrop50", "pdrop100", "pdrop200",
-         "pdrop375", "codel", "bode", "oracle", "gcc", "salsify", "awstream-bbr",
-         "awstream-cubic", "vivo"]
-ENDPOINT = ["gcc", "salsify", "awstream-bbr", "awstream-cubic", "vivo"]
+# the simulator's scheme table (main() reads it): names in report order,
+# and the endpoint-adaptation baselines among them
+ORDER = []
+ENDPOINT = []
 # issue 6's goals: (case, metric, baseline or "best", bound, "<=" or ">=")
 GOALS = [(1, "p99_aoi_ms", "best", 0.67, "<="),
          (2, "sqi_ssim", "gcc", 1.15, ">="), (2, "p99_latency_ms", "gcc", 0.5, "<="),
@@ -262,6 +271,11 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     out = sys.argv[1]
+    with open(os.path.join(out, "schemes.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            ORDER.append(row["name"])
+            if row["endpoint_baseline"] == "1":
+                ENDPOINT.append(row["name"])
     with open(os.path.join(out, "summary.json")) as f:
         everything = json.load(f)
     records = [r for r in everything if scenario_of(r) == "single"]
@@ -273,7 +287,9 @@ def main():
              "<p>Means over the runs of each scheme (traces × videos × RTTs); "
              "\"Octopus ×r\" is Octopus's value divided by the scheme's "
              "(for latency and AoI, r &lt; 1 means Octopus is lower). SQI-SSIM uses a 1 s "
-             "decay; details.json in each run gives 0.5 s and 2 s.</p>"]
+             "decay over the video traces' per-layer SSIM; details.json in each run gives "
+             "0.5 s and 2 s. Utilisation: link bytes of messages delivered whole over the "
+             "capacity the trace offered, bandwidth probes excluded.</p>"]
     for case in sorted({r["case"] for r in records}):
         recs = [r for r in records if r["case"] == case]
         parts.append(f"<h2>{html.escape(CASE_TITLE[case])}</h2>")

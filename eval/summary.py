@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+"""Side-by-side tables of live runs, for every live demo: one module, the
+metrics computed by the project's tools (latency, AoI and SQI by
+octo-metrics, gst-octopus/core/octo-metrics.h; picture quality by
+octo-ssim.h's SSIM, with PSNR next to it).
+
+    summary.py live DOWN_TRACE RUN_PREFIX [RUN_PREFIX ...] [--fps N]
+    summary.py webrtc OUT SCHEME [SCHEME ...]
+
+live (case1-live.sh, case2-live.sh, case2-demo.sh, case3-live.sh): each
+RUN_PREFIX names RUN_PREFIX/summary.json and RUN_PREFIX/frames.csv
+(octo-metrics --out RUN_PREFIX), RUN_PREFIX-shim.json (octopus-shim
+--stats) and, when the run has them, RUN_PREFIX-scores.csv (octo-svc-quality
+--scores: SSIM and PSNR of every layer) and RUN_PREFIX-quality.csv
+(octo-pc-score: D1 PSNR of the received point clouds).
+
+webrtc (webrtc-compare.sh): OUT/SCHEME/call.json of each webrtc-call.py run.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+
+SSIM_NAME = "SSIM (Wang 2004, Gaussian 11x11)"
+
+
+def capacity_bytes(trace_path, start_ms, end_ms):
+    """Bytes the Mahimahi trace offers in [start_ms, end_ms) (it loops)."""
+    with open(trace_path) as f:
+        ms = [int(line) for line in f if line.strip()]
+    period = ms[-1]
+    total = 0
+    for t in ms:
+        first = (start_ms - t + period - 1) // period
+        last = (end_ms - 1 - t) // period
+        total += max(0, last - first + 1)
+    return total * 1500
+
+
+def whole_message_down_bytes(stats_path):
+    """Link bytes of the messages the shim delivered whole down (no packet
+    dropped, probes left out: octo-whole-messages.h), every stream."""
+    with open(stats_path) as f:
+        stats = json.load(f)
+    return sum(s.get("whole_message_bytes_out", 0) for u in stats["users"]
+               for s in u["streams"] if s["direction"] == "down")
+
+
+def utilisation(trace_path, prefix, frames, fps):
+    """octo_utilisation's definition (gst-octopus/core/octo-metrics.h):
+    link bytes of messages delivered whole over the capacity the trace
+    offered over the frames' span.  The shim starts the trace about 0.5 s
+    before frame 0."""
+    captures = [float(r["capture_ms"]) for r in frames]
+    span = max(captures) + 1000 / fps - min(captures)
+    return whole_message_down_bytes(prefix + "-shim.json") / capacity_bytes(
+        trace_path, 0, int(span) + 500)
+
+
+def shown_scores(prefix, frames):
+    """Mean SSIM and PSNR (dB, identical pictures left out) of the frames
+    as shown (their highest layer used), from octo-svc-quality --scores;
+    None if the run has no scores."""
+    path = prefix + "-scores.csv"
+    if not os.path.exists(path):
+        return None
+    with open(path, newline="") as f:
+        scores = {(int(r["frame"]), int(r["index"])): (float(r["ssim"]),
+                                                        float(r["psnr_db"]))
+                  for r in csv.DictReader(f)}
+    ssim, psnr = [], []
+    for r in frames:
+        used = int(r["layers_used"], 16)
+        if r["shown"] != "1" or not used:
+            continue
+        s = scores.get((int(r["frame"]), used.bit_length() - 1))
+        if s is None:
+            continue
+        ssim.append(s[0])
+        if math.isfinite(s[1]):
+            psnr.append(s[1])
+    mean = (lambda v: sum(v) / len(v) if v else float("nan"))
+    return mean(ssim), mean(psnr)
+
+
+def mean_d1(quality_csv):
+    with open(quality_csv, newline="") as f:
+        v = [float(r["d1_psnr_db"]) for r in csv.DictReader(f)
+             if r["d1_psnr_db"] and math.isfinite(float(r["d1_psnr_db"]))]
+    return sum(v) / len(v) if v else float("nan")
+
+
+def live(args):
+    runs = []
+    for prefix in args.prefixes:
+        with open(os.path.join(prefix, "summary.json")) as f:
+            summary = json.load(f)
+        with open(os.path.join(prefix, "frames.csv"), newline="") as f:
+            frames = list(csv.DictReader(f))
+        quality = prefix + "-quality.csv"
+        runs.append((prefix, summary, frames, shown_scores(prefix, frames),
+                     mean_d1(quality) if os.path.exists(quality) else None))
+    has_scores = any(r[3] for r in runs)
+    has_d1 = any(r[4] is not None for r in runs)
+    print(f"{'queue':10} {'lat p50 ms':>10} {'lat p99 ms':>10} {'AoI p50':>8} "
+          f"{'AoI p99':>8} {'SQI-SSIM':>8} {'shown':>9}"
+          + (f" {'SSIM':>6} {'PSNR dB':>7}" if has_scores else "")
+          + (f" {'D1 dB':>6}" if has_d1 else "") + f" {'util %':>7}")
+    for prefix, s, frames, scores, d1 in runs:
+        shown = f"{sum(r['shown'] == '1' for r in frames)}/{len(frames)}"
+        line = (f"{os.path.basename(prefix):10} {s['p50_latency_ms']:10.1f} "
+                f"{s['p99_latency_ms']:10.1f} {s['median_aoi_ms']:8.1f} "
+                f"{s['p99_aoi_ms']:8.1f} {s['sqi_ssim']:8.4f} {shown:>9}")
+        if has_scores:
+            ssim, psnr = scores or (float("nan"), float("nan"))
+            line += f" {ssim:6.4f} {psnr:7.2f}"
+        if has_d1:
+            line += f" {d1 if d1 is not None else float('nan'):6.2f}"
+        util = utilisation(args.trace, prefix, frames, args.fps)
+        print(line + f" {100 * util:7.1f}")
+    print(f"latency, AoI: capture to shown; SQI-SSIM: 1 s decay over each "
+          f"shown frame's quality from the sent log (live video: {SSIM_NAME} "
+          f"of the shown layer on luma; point clouds: the (density, distance) "
+          f"table of rendered {SSIM_NAME}; trace replay: the video trace's)"
+          + ("; SSIM, PSNR: means over the shown frames" if has_scores else "")
+          + ("; D1 PSNR: mean over the received clouds" if has_d1 else "")
+          + "; util: link bytes of messages delivered whole (probes "
+          "excluded) / capacity offered")
+
+
+def webrtc(args):
+    print(f"{'scheme':<20}{'p50 lat ms':>11}{'p99 lat ms':>11}{'p99 AoI ms':>11}"
+          f"{'SQI-SSIM':>9}{'decoded':>10}{'SSIM dec':>9}{'PSNR dec':>9}"
+          f"{'shim drops':>18}")
+    for scheme in args.schemes:
+        with open(os.path.join(args.out, scheme, "call.json")) as f:
+            s = json.load(f)
+        dropped = s["shim"]["users"][0]["queues"]["down"]["dropped"]
+        drops = "/".join(str(dropped[r]["packets"]) for r in ("dropper", "overflow"))
+        print(f"{scheme:<20}{s['p50_latency_ms']:>11.1f}{s['p99_latency_ms']:>11.1f}"
+              f"{s['p99_aoi_ms']:>11.1f}{s['sqi_ssim']:>9.4f}"
+              f"{s['frames_decoded']:>5}/{s['frames_sent']:<4}"
+              f"{s['mean_ssim_decoded'] or 0:>9.4f}"
+              f"{s.get('mean_psnr_db_decoded') or 0:>9.2f}{drops:>18}")
+    print("latency: capture to the whole frame at the receiver's depayloader; "
+          f"SQI-SSIM: octo-metrics' definition over each decoded frame's {SSIM_NAME} "
+          "against the source luma (PSNR next to it); shim drops: packets "
+          "dropped by dropper/overflow")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="kind", required=True)
+    lv = sub.add_parser("live", help="live demo runs through octopus-shim")
+    lv.add_argument("trace", help="the shim's down trace")
+    lv.add_argument("prefixes", nargs="+", metavar="RUN_PREFIX")
+    lv.add_argument("--fps", type=float, default=30)
+    lv.set_defaults(run=live)
+    wr = sub.add_parser("webrtc", help="webrtc-call.py runs")
+    wr.add_argument("out")
+    wr.add_argument("schemes", nargs="+", metavar="SCHEME")
+    wr.set_defaults(run=webrtc)
+    args = p.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# eval/summary.py on recorded run data (a simulated run scored as a live one
+# would be, the shim's counters and octo-svc-quality's scores written out):
+# the shown frames' SSIM and PSNR come from their highest layer used, PSNR
+# leaves identical pictures out, utilisation is the down link bytes of
+# messages the shim delivered whole over the trace's capacity, and the table
+# names its metric.
+set -euo pipefail
+sim=$1 data=$2 summary=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trace=$data/traces/network/Verizon-LTE-short.down
+"$sim" --case 2 --scheme octopus --trace "$trace" \
+  --video "$data/traces/video/mot17-11-quality.trace" --duration 2 --out "$tmp/run" > /dev/null
+# frames 0 and 1 were shown at layers 0x7 and 0x3 (checked below)
+grep -q '^0,0.000,3,3,0,1,[0-9.]*,[0-9.]*,0x7,' "$tmp/run/frames.csv"
+grep -q '^1,33.333,3,2,0,1,[0-9.]*,[0-9.]*,0x3,' "$tmp/run/frames.csv"
+printf '{"users": [{"streams": [{"direction": "down", "bytes_out": 170000,
+  "whole_message_bytes_out": 150000}, {"direction": "up", "bytes_out": 9999999,
+  "whole_message_bytes_out": 9999999}]}]}\n' > "$tmp/run-shim.json"
+printf 'frame,index,ssim,psnr_db\n0,0,0.5,20.0\n0,2,0.9,30.0\n1,1,0.8,inf\n' \
+  > "$tmp/run-scores.csv"
+out=$(/usr/bin/python3 "$summary" live "$trace" "$tmp/run")
+echo "$out"
+row=$(echo "$out" | sed -n 2p)
+read -r -a f <<< "$row"
+[ "${f[7]}" = 0.8500 ] || { echo "SSIM ${f[7]}, expected 0.8500"; exit 1; }
+[ "${f[8]}" = 30.00 ] || { echo "PSNR ${f[8]}, expected 30.00"; exit 1; }
+util=$(/usr/bin/python3 - "$trace" "$tmp/run/frames.csv" <<'PY'
+import csv, sys
+ms = [int(l) for l in open(sys.argv[1]) if l.strip()]
+caps = [float(r["capture_ms"]) for r in csv.DictReader(open(sys.argv[2]))]
+end = int(max(caps) + 1000 / 30 - min(caps)) + 500
+n = sum(max(0, (end - 1 - t) // ms[-1] - (0 - t + ms[-1] - 1) // ms[-1] + 1) for t in ms)
+print(f"{100 * 150000 / (n * 1500):.1f}")
+PY
+)
+[ "${f[9]}" = "$util" ] || { echo "util ${f[9]}, expected $util"; exit 1; }
+echo "$out" | grep -q "SSIM (Wang 2004, Gaussian 11x11)"
+echo "summary: ok"
