@@ -1,6 +1,8 @@
 /* octopus-shim: per-stream counters and the --stats JSON summary. */
 #include "shim.h"
 
+#include "octo-json.h"
+
 #include <string.h>
 
 /* JSON keys for OctoParseResult (its own strings are sentences). */
@@ -77,30 +79,6 @@ shim_stream_lookup (ShimUser *user, ShimDirection dir, const ShimAddr *source,
   return s;
 }
 
-/* @text as a JSON string (RFC 8259): '"', '\\' and control characters
- * escaped, bytes that are not UTF-8 (a file name may have any) as U+FFFD;
- * NULL as null. */
-static void
-append_json_string (GString *out, const gchar *text)
-{
-  if (text == NULL) {
-    g_string_append (out, "null");
-    return;
-  }
-  gchar *valid = g_utf8_make_valid (text, -1);
-  g_string_append_c (out, '"');
-  for (const gchar *c = valid; *c; c++) {
-    if (*c == '"' || *c == '\\')
-      g_string_append_printf (out, "\\%c", *c);
-    else if ((guchar) *c < 0x20)
-      g_string_append_printf (out, "\\u%04x", (guchar) *c);
-    else
-      g_string_append_c (out, *c);
-  }
-  g_string_append_c (out, '"');
-  g_free (valid);
-}
-
 static void
 append_hist_ms (GString *out, const gchar *name, const ShimHist *h)
 {
@@ -135,7 +113,7 @@ append_stream (GString *out, const ShimStream *s, gboolean *first)
     return;
   g_string_append_printf (out, "%s\n      {\"direction\": \"%s\", "
       "\"source\": ", *first ? "" : ",", shim_direction_name (s->dir));
-  append_json_string (out, s->source_str);
+  octo_json_append_string (out, s->source_str);
   g_string_append (out, ", ");
   *first = FALSE;
   if (s->stream_id >= 0)
@@ -178,9 +156,9 @@ append_user (GString *out, Shim *shim, ShimUser *u)
   gboolean first = TRUE;
 
   g_string_append_printf (out, "    {\"user\": %u, \"listen\": ", u->index);
-  append_json_string (out, shim_addr_to_string (&u->listen_addr, a));
+  octo_json_append_string (out, shim_addr_to_string (&u->listen_addr, a));
   g_string_append (out, ", \"forward\": ");
-  append_json_string (out, shim_addr_to_string (&u->forward_addr, b));
+  octo_json_append_string (out, shim_addr_to_string (&u->forward_addr, b));
   g_string_append (out, ", ");
   g_string_append_printf (out, "\"no_sender_drops\": %" G_GUINT64_FORMAT
       ", \"oversized\": %" G_GUINT64_FORMAT ", \"send_errors\": %"
@@ -213,7 +191,7 @@ append_user (GString *out, Shim *shim, ShimUser *u)
     const OctoQdiscStats *s = octo_qdisc_get_stats (u->qdisc[d]);
     g_string_append_printf (out, "%s\"%s\": {\"discipline\": ",
         d ? ", " : "", shim_direction_name (d));
-    append_json_string (out, octo_qdisc_name (u->qdisc[d]));
+    octo_json_append_string (out, octo_qdisc_name (u->qdisc[d]));
     g_string_append_printf (out, ", "
         "\"limit_bytes\": %" G_GUINT64_FORMAT ", \"limit_packets\": %u, "
         "\"packets_in\": %" G_GUINT64_FORMAT ", \"packets_out\": %"
@@ -246,14 +224,14 @@ shim_stats_write (Shim *shim, GError **error)
   g_string_append_printf (out, "  \"uptime_s\": %.3f,\n",
       (gdouble) (shim_clock_now () - shim->start) / OCTO_SECOND);
   g_string_append (out, "  \"config\": {\"down_trace\": ");
-  append_json_string (out, shim->trace_path[SHIM_DOWN]);
+  octo_json_append_string (out, shim->trace_path[SHIM_DOWN]);
   g_string_append (out, ", \"up_trace\": ");
-  append_json_string (out, shim->trace_path[SHIM_UP]);
+  octo_json_append_string (out, shim->trace_path[SHIM_UP]);
   g_string_append_printf (out, ", \"delay_ms\": %" G_GUINT64_FORMAT
       ", \"queue\": ", shim->delay / OCTO_MSECOND);
-  append_json_string (out, shim->queue_spec[SHIM_DOWN]);
+  octo_json_append_string (out, shim->queue_spec[SHIM_DOWN]);
   g_string_append (out, ", \"up_queue\": ");
-  append_json_string (out, shim->queue_spec[SHIM_UP]);
+  octo_json_append_string (out, shim->queue_spec[SHIM_UP]);
   g_string_append_printf (out, ", \"bare\": %s},\n",
       shim->bare ? "true" : "false");
   g_string_append (out, "  \"departure_timing_error_ms\": {");

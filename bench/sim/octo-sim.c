@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "octo-json.h"
 #include "sim-output.h"
 
 static gint case_id = 0;
@@ -121,18 +122,22 @@ inputs_json (void)
   const gchar *keys[] = { "trace", "up_trace", "video", "video2" };
   GString *s = g_string_new ("{\n");
 
-  g_string_append_printf (s, "  \"case\": %d, \"scheme\": \"%s\", "
-      "\"rtt_ms\": %d, \"duration_s\": %d, \"seed\": %d, \"cross_mbps\": %g,\n"
-      "  \"scenario\": \"%s\",\n", case_id, scheme_name, rtt_ms, duration_s,
-      seed, cross_mbps, scenario_name ? scenario_name : "single");
+  g_string_append_printf (s, "  \"case\": %d, \"scheme\": ", case_id);
+  octo_json_append_string (s, scheme_name);
+  g_string_append_printf (s, ", \"rtt_ms\": %d, \"duration_s\": %d, "
+      "\"seed\": %d, \"cross_mbps\": %g,\n  \"scenario\": ", rtt_ms,
+      duration_s, seed, cross_mbps);
+  octo_json_append_string (s, scenario_name ? scenario_name : "single");
+  g_string_append (s, ",\n");
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++) {
     gchar *base, *sum;
     if (!paths[i])
       continue;
     base = g_path_get_basename (paths[i]);
     sum = file_sha256 (paths[i]);
-    g_string_append_printf (s, "  \"%s\": {\"file\": \"%s\", \"sha256\": "
-        "\"%s\"},\n", keys[i], base, sum);
+    g_string_append_printf (s, "  \"%s\": {\"file\": ", keys[i]);
+    octo_json_append_string (s, base);
+    g_string_append_printf (s, ", \"sha256\": \"%s\"},\n", sum);
     g_free (base);
     g_free (sum);
   }

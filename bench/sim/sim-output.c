@@ -3,6 +3,7 @@
 #include "sim-output.h"
 
 #include "octo-frame-log.h"
+#include "octo-json.h"
 
 #include <math.h>
 
@@ -21,9 +22,13 @@ sim_output_summary_json (const SimResult *r, const SimLabels *l)
   GString *s = g_string_new ("{");
   gboolean first = TRUE;
 
-  g_string_append_printf (s, "\"case\": %d, \"scheme\": \"%s\", "
-      "\"trace\": \"%s\", \"rtt_ms\": %d, \"video\": \"%s\", ", l->case_id,
-      l->scheme, l->trace, l->rtt_ms, l->video);
+  g_string_append_printf (s, "\"case\": %d, \"scheme\": ", l->case_id);
+  octo_json_append_string (s, l->scheme);
+  g_string_append (s, ", \"trace\": ");
+  octo_json_append_string (s, l->trace);
+  g_string_append_printf (s, ", \"rtt_ms\": %d, \"video\": ", l->rtt_ms);
+  octo_json_append_string (s, l->video);
+  g_string_append (s, ", ");
   g_string_append (s, "\"median_aoi_ms\": ");
   json_number (s, r->summary.median_aoi_ms);
   g_string_append (s, ", \"p99_aoi_ms\": ");
