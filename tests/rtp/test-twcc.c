@@ -310,8 +310,10 @@ test_estimate_follows_the_bottleneck (void)
   g_assert_cmpuint (st.session.flight->packets_lost, ==, 0);
   g_assert_cmpuint (st.twcc->reports_unknown, ==, 0);
   /* A busy link's batches span the feedback interval: that much window. */
-  g_assert_cmpuint (st.session.feedback_hold_back, >=, FEEDBACK_INTERVAL - 5 * MS);
-  g_assert_cmpuint (st.session.feedback_hold_back, <=, FEEDBACK_INTERVAL + 5 * MS);
+  g_assert_cmpuint (st.session.feedback_hold_back, >=,
+      FEEDBACK_INTERVAL - 5 * MS);
+  g_assert_cmpuint (st.session.feedback_hold_back, <=,
+      FEEDBACK_INTERVAL + 5 * MS);
   octo_rtp_sender_free (s);
 }
 
@@ -355,9 +357,12 @@ test_rules_drop_upper_layers_when_the_path_is_slow (void)
         st.session.buffer->messages_dropped[OCTO_DROP_DROPPER][p]);
   /* 250 frames: 32 key frames, 31 TL0, 62 TL1, 125 TL2. */
   g_assert_cmpuint (res.sent_messages[0], >=, 31);
-  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_DROPPER][0], ==, 0);
-  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_OVERFLOW][0], ==, 0);
-  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_DROPPER][3], >, 60);
+  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_DROPPER][0],
+      ==, 0);
+  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_OVERFLOW][0],
+      ==, 0);
+  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_DROPPER][3],
+      >, 60);
   g_assert_cmpuint (res.sent_messages[3], <, res.sent_messages[1] * 2);
   g_assert_cmpuint (res.bandwidth_at_end, >=, 1400000);
   g_assert_cmpuint (res.bandwidth_at_end, <=, 1600000);

@@ -213,7 +213,8 @@ test_live_source_at_twice_the_rate_drops_by_the_rules (void)
    * frames never, and nothing overflows. */
   g_assert_cmpuint (md[OCTO_DROP_DROPPER][3], >, 0);
   g_assert_cmpuint (md[OCTO_DROP_DROPPER][0], ==, 0);
-  g_assert_cmpuint (st.session.buffer->packets_dropped[OCTO_DROP_OVERFLOW], ==, 0);
+  g_assert_cmpuint (st.session.buffer->packets_dropped[OCTO_DROP_OVERFLOW], ==,
+      0);
   g_assert_cmpuint (src.delivered_by_priority[0], >=,
       src.sent_by_priority[0] - 1);
   g_assert_cmpuint (src.delivered_by_priority[1], >=,
@@ -486,7 +487,8 @@ test_rtt_over_a_traced_uplink_is_at_least_propagation (void)
   sim_world_run_until (sim, 5 * OCTO_SECOND);
   OctoSenderStats st;
   octo_sender_get_stats (sim_world_sender (sim), &st);
-  g_test_message ("min_rtt %" G_GUINT64_FORMAT " us", st.session.min_rtt / OCTO_USECOND);
+  g_test_message ("min_rtt %" G_GUINT64_FORMAT " us",
+      st.session.min_rtt / OCTO_USECOND);
   g_assert_cmpuint (st.session.min_rtt, >=, 60 * OCTO_MSECOND);
   g_assert_cmpuint (d.messages, >=, 20);
   sim_world_free (sim);

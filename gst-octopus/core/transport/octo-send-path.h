@@ -28,8 +28,8 @@ G_BEGIN_DECLS
 #define OCTO_SEND_PATH_HOLD_BACKS 16
 
 typedef struct {
-  guint64 max_rate;             /* cap on pacing and estimate, bits/s; 0 = none */
-  guint64 initial_rate;         /* pacing before any feedback; 0 = the controller's */
+  guint64 max_rate;             /* cap on pacing and estimate, bits/s; 0: none */
+  guint64 initial_rate;         /* pacing before any feedback; 0: the cc's */
 } OctoSendPathConfig;
 
 typedef struct _OctoSendPath OctoSendPath;
