@@ -266,6 +266,43 @@ GST_START_TEST (test_posts_stats_every_stats_interval)
 
 GST_END_TEST;
 
+/* congestion-control=fixed, as on octopussink: max-bitrate is the rate,
+ * from the first packet, with no window; without a rate it is an error. */
+GST_START_TEST (test_fixed_paces_at_max_bitrate)
+{
+  GstHarness *h = new_harness ();
+  OctoHeader header = {.priority = 1,.first = 1,.last = 1 };
+  /* 1238 link bytes at 2 Mbit/s. */
+  const GstClockTime gap = 4952 * GST_USECOND;
+
+  gst_harness_set (h, "octopusrtpsender", "congestion-control", 2,
+      "max-bitrate", 2000000, NULL);
+  for (guint i = 0; i < 12; i++) {
+    header.msg_id = i;
+    gst_harness_push (h, rtp_packet (100 + i, &header));
+  }
+  for (guint i = 0; i < 12; i++) {
+    if (i > 0) {
+      fail_unless_equals_uint64 (settle (h), START + i * gap);
+      gst_harness_crank_single_clock_wait (h);
+    }
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  fail_unless_equals_uint64 (stats_uint64 (h->element, "pacing-rate"),
+      2000000);
+  fail_unless_equals_uint64 (stats_uint64 (h->element, "cwnd"), 0);
+  gst_harness_teardown (h);
+
+  GstElement *e = gst_element_factory_make ("octopusrtpsender", NULL);
+  g_object_set (e, "congestion-control", 2, NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_packets_without_extension_pass_as_fifo)
 {
   GstHarness *h = new_harness ();
@@ -492,6 +529,7 @@ rtpsender_suite (void)
   tcase_add_test (tc, test_paces_at_bbr_startup_within_the_window);
   tcase_add_test (tc, test_packets_without_extension_pass_as_fifo);
   tcase_add_test (tc, test_posts_stats_every_stats_interval);
+  tcase_add_test (tc, test_fixed_paces_at_max_bitrate);
   tcase_add_test (tc, test_estimate_follows_feedback_and_rules_drop);
   return s;
 }
