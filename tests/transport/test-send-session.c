@@ -75,7 +75,6 @@ script_state (const OctoCc *cc)
 }
 
 static const OctoCcOps script_ops = {
-  .name = "script",
   .free = script_free,
   .on_send = script_on_send,
   .on_ack = script_on_ack,

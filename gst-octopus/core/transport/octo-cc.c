@@ -78,7 +78,6 @@ bbr_state (const OctoCc *cc)
 }
 
 static const OctoCcOps bbr_ops = {
-  .name = "bbr",
   .free = bbr_free,
   .on_send = bbr_on_send,
   .on_ack = bbr_on_ack,
@@ -113,28 +112,6 @@ fixed_free (OctoCc *cc)
   g_free (cc);
 }
 
-static void
-fixed_on_send (OctoCc *cc, guint64 seq, guint64 inflight,
-    gboolean app_limited, OctoTime now)
-{
-  (void) cc;
-  (void) seq;
-  (void) inflight;
-  (void) app_limited;
-  (void) now;
-}
-
-static void
-fixed_on_ack (OctoCc *cc, const OctoRateSample *rs, guint64 delivered,
-    guint64 inflight, OctoTime now)
-{
-  (void) cc;
-  (void) rs;
-  (void) delivered;
-  (void) inflight;
-  (void) now;
-}
-
 static guint64
 fixed_pacing_rate (const OctoCc *cc)
 {
@@ -156,13 +133,6 @@ fixed_cwnd (const OctoCc *cc)
   return OCTO_CC_NO_WINDOW;
 }
 
-static gboolean
-fixed_probing (const OctoCc *cc)
-{
-  (void) cc;
-  return FALSE;
-}
-
 static const gchar *
 fixed_state (const OctoCc *cc)
 {
@@ -171,15 +141,10 @@ fixed_state (const OctoCc *cc)
 }
 
 static const OctoCcOps fixed_ops = {
-  .name = "fixed",
   .free = fixed_free,
-  .on_send = fixed_on_send,
-  .on_ack = fixed_on_ack,
   .pacing_rate = fixed_pacing_rate,
   .bandwidth = fixed_bandwidth,
   .cwnd = fixed_cwnd,
-  .min_rtt = NULL,
-  .probing = fixed_probing,
   .state = fixed_state,
 };
 
@@ -194,18 +159,12 @@ octo_cc_new_fixed (guint64 pacing_rate, guint64 bandwidth)
   return &f->cc;
 }
 
-gboolean
-octo_cc_is_fixed (const OctoCc *cc)
-{
-  return cc->ops == &fixed_ops;
-}
-
 void
 octo_cc_fixed_set_rates (OctoCc *cc, guint64 pacing_rate, guint64 bandwidth)
 {
   FixedCc *f = (FixedCc *) cc;
 
-  g_return_if_fail (octo_cc_is_fixed (cc));
+  g_return_if_fail (cc->ops == &fixed_ops);
   f->pacing_rate = pacing_rate;
   f->bandwidth = bandwidth;
 }

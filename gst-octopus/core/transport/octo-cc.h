@@ -24,12 +24,13 @@ typedef enum {
 typedef struct _OctoCc OctoCc;
 
 typedef struct {
-  const gchar *name;
   void (*free) (OctoCc *cc);
-  /* Before each tracked transmission, as octo_bbr_on_send(). */
+  /* Before each tracked transmission, as octo_bbr_on_send(); NULL: not
+   * needed. */
   void (*on_send) (OctoCc *cc, guint64 seq, guint64 inflight,
       gboolean app_limited, OctoTime now);
-  /* For each rate sample that acked or lost bytes, as octo_bbr_on_ack(). */
+  /* For each rate sample that acked or lost bytes, as octo_bbr_on_ack();
+   * NULL: not needed. */
   void (*on_ack) (OctoCc *cc, const OctoRateSample *rs, guint64 delivered,
       guint64 inflight, OctoTime now);
   guint64 (*pacing_rate) (const OctoCc *cc);
@@ -40,7 +41,8 @@ typedef struct {
   /* NULL: the path takes the flight's minimum RTT. */
   OctoTime (*min_rtt) (const OctoCc *cc);
   /* Whether it is probing for more bandwidth now (STARTUP, or a PROBE_BW
-   * phase with gain > 1): an app-limited sender may pad then. */
+   * phase with gain > 1): an app-limited sender may pad then.  NULL: it
+   * never probes. */
   gboolean (*probing) (const OctoCc *cc);
   /* Its state for stats: "startup", "probe-bw", "fixed", ... */
   const gchar *(*state) (const OctoCc *cc);
@@ -58,7 +60,6 @@ OctoCc *octo_cc_new_bbr (const OctoBbrConfig *config, OctoTime now);
 OctoCc *octo_cc_new_fixed (guint64 pacing_rate, guint64 bandwidth);
 void octo_cc_fixed_set_rates (OctoCc *cc, guint64 pacing_rate,
     guint64 bandwidth);
-gboolean octo_cc_is_fixed (const OctoCc *cc);
 void octo_cc_free (OctoCc *cc);
 
 G_END_DECLS

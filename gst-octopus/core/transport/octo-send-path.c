@@ -146,7 +146,7 @@ octo_send_path_state (const OctoSendPath *path)
 gboolean
 octo_send_path_probing (const OctoSendPath *path)
 {
-  return path->cc->ops->probing (path->cc);
+  return path->cc->ops->probing && path->cc->ops->probing (path->cc);
 }
 
 void
@@ -214,7 +214,8 @@ octo_send_path_on_sent (OctoSendPath *path, guint32 size, gboolean tracked,
     gboolean app_limited = octo_flight_is_app_limited (path->flight);
 
     seq = octo_flight_on_sent (path->flight, size, now);
-    path->cc->ops->on_send (path->cc, seq, inflight, app_limited, now);
+    if (path->cc->ops->on_send)
+      path->cc->ops->on_send (path->cc, seq, inflight, app_limited, now);
   }
   octo_pacer_on_sent (&path->pacer, size, now);
   return seq;
@@ -237,7 +238,7 @@ octo_send_path_on_ack (OctoSendPath *path, const OctoAck *ack,
   OctoRateSample rs;
 
   octo_flight_on_ack (path->flight, ack, ack_time, &rs);
-  if (rs.newly_acked > 0 || rs.newly_lost > 0)
+  if (path->cc->ops->on_ack && (rs.newly_acked > 0 || rs.newly_lost > 0))
     path->cc->ops->on_ack (path->cc, &rs,
         octo_flight_get_stats (path->flight)->bytes_acked,
         octo_flight_inflight (path->flight), ack_time);
