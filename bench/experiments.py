@@ -59,15 +59,42 @@ def csv_list(text, convert=str):
     return [convert(x) for x in text.split(",") if x]
 
 
-def resolve(name, folder, suffix):
-    """A trace given by name (looked up in the shipped data) or by path."""
+def int_list(text):
+    try:
+        return csv_list(text, int)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected whole numbers separated by commas, got '{text}'")
+
+
+def shipped(folder, suffix):
+    """{name: path} of the traces shipped in @folder, by file name and, for
+    video traces, by the label runs carry (mot17-10-quality and mot17-10)."""
+    names = {}
+    for f in sorted(os.listdir(folder)):
+        if f.endswith(suffix):
+            path = os.path.join(folder, f)
+            names[f[:-len(suffix)]] = path
+    return names
+
+
+def resolve(name, folder, suffix, case=None):
+    """A trace given by name (a shipped trace, or a video's run label for
+    @case) or by path."""
     if os.path.sep in name or os.path.exists(name):
         path = os.path.abspath(name)
-    else:
-        path = os.path.join(folder, name + suffix)
-    if not os.path.exists(path):
-        sys.exit(f"experiments: no such trace: {name} (looked for {path})")
-    return path
+        if not os.path.exists(path):
+            sys.exit(f"experiments: no such trace: {name}")
+        return path
+    names = shipped(folder, suffix)
+    if name in names:
+        return names[name]
+    if case is not None:
+        for video in VIDEOS[case]:
+            if label(names.get(video, video), True) == name:
+                return names[video]
+    sys.exit(f"experiments: no such trace: {name} (shipped: "
+             f"{', '.join(names)}; or give a path)")
 
 
 def label(path, video):
@@ -96,8 +123,8 @@ def plan(args):
                 tlabel = scenario_trace_label(scenario, label(down, False))
                 for rtt in args.rtts:
                     for i, video in enumerate(videos):
-                        vpath = resolve(video, VIDEO, ".trace")
-                        other = resolve(videos[(i + 1) % len(videos)], VIDEO, ".trace")
+                        vpath = resolve(video, VIDEO, ".trace", case)
+                        other = resolve(videos[(i + 1) % len(videos)], VIDEO, ".trace", case)
                         for scheme in args.schemes:
                             # endpoint baselines model only some cases
                             if case not in args.scheme_cases[scheme]:
@@ -133,27 +160,47 @@ def progress(done, total, failed):
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--cases", type=lambda s: csv_list(s, int), default=[1, 2, 3])
+    p.add_argument("--cases", type=int_list, default=[1, 2, 3],
+                   help="case studies, comma-separated, of 1 (framerate), "
+                        "2 (quality), 3 (volumetric) (default: 1,2,3)")
     p.add_argument("--schemes", type=csv_list, default=None,
-                   help="default: every scheme octo-sim --list-schemes lists")
+                   help="comma-separated; default: every scheme "
+                        "octo-sim --list-schemes lists, each run for the "
+                        "cases it models")
     p.add_argument("--scenarios", type=csv_list, default=["single"],
                    help="of " + ", ".join(SCENARIOS) + " (default: single)")
-    p.add_argument("--rtts", type=lambda s: csv_list(s, int), default=[60])
+    p.add_argument("--rtts", type=int_list, default=[60],
+                   help="round-trip propagation delays in ms, comma-separated "
+                        "(default: 60)")
     p.add_argument("--traces", type=csv_list, default=None,
                    help="network traces by name (data/traces/network) or path; "
                         "default: the dev traces of each case")
     p.add_argument("--videos", type=csv_list, default=None,
-                   help="video traces by name (data/traces/video) or path")
-    p.add_argument("--duration", type=int, default=60)
+                   help="video traces by name (data/traces/video), by the "
+                        "label runs carry (e.g. mot17-10) or path; default: "
+                        "the case's own")
+    p.add_argument("--duration", type=int, default=60,
+                   help="seconds of each run (default: 60)")
     p.add_argument("--cross-mbps", type=float, default=0,
-                   help="constant-rate cross traffic through the bottleneck")
-    p.add_argument("--out", default=os.path.join(ROOT, "results", "latest"))
-    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2)
-    p.add_argument("--sim", default=os.path.join(ROOT, "build", "bench", "sim", "octo-sim"))
+                   help="constant-rate cross traffic through the bottleneck, "
+                        "Mbit/s (default: 0)")
+    p.add_argument("--out", default=os.path.join(ROOT, "results", "latest"),
+                   help="results folder (default: results/latest)")
+    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2,
+                   help="runs in parallel (default: the number of CPUs)")
+    p.add_argument("--sim", default=os.path.join(ROOT, "build", "bench", "sim", "octo-sim"),
+                   help="the simulator binary (default: build/bench/sim/octo-sim)")
     p.add_argument("--no-uplink-trace", action="store_true",
                    help="unconstrained uplink even where a .up trace exists")
-    p.add_argument("--no-report", action="store_true")
+    p.add_argument("--no-report", action="store_true",
+                   help="collect summary.json only, no plots or HTML")
     args = p.parse_args()
+    bad = [c for c in args.cases if c not in VIDEOS]
+    if bad:
+        p.error(f"--cases: no case study {', '.join(map(str, bad))} "
+                f"(known: {', '.join(map(str, VIDEOS))})")
+    if args.duration <= 0 or args.jobs <= 0 or any(r < 0 for r in args.rtts):
+        p.error("--duration and --jobs must be positive, --rtts not negative")
     if not os.access(args.sim, os.X_OK):
         sys.exit(f"experiments: simulator not built: {args.sim} (run make)")
     scheme_table, args.scheme_cases = sim_schemes(args.sim)

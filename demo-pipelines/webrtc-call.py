@@ -691,8 +691,12 @@ def run_sender(args):
     sender.octopus_stats = None
     if sender.octopus_sender is not None:
         stats = sender.octopus_sender.get_property("stats")
-        sender.octopus_stats = {stats.nth_field_name(i): stats.get_value(stats.nth_field_name(i))
-                                for i in range(stats.n_fields())}
+        # The per-priority drop counts are GstValueArrays, which PyGObject
+        # cannot read; the totals next to them can be.
+        array = GObject.type_from_name("GstValueArray")
+        names = [stats.nth_field_name(i) for i in range(stats.n_fields())]
+        sender.octopus_stats = {name: stats.get_value(name) for name in names
+                                if stats.get_field_type(name) != array}
     sender.pipeline.set_state(Gst.State.NULL)
     if shim.wait(timeout=60) != 0:
         sys.exit(f"webrtc-call: the receiver exited with {shim.returncode}")

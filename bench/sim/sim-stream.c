@@ -103,7 +103,7 @@ awstream_inputs (SimStream *st, OctoTime now, guint64 *queued, guint64 *bps)
   if (!over_tcp (st)) {
     OctoSender *sender = sim_world_flow_sender (st->world, st->flow);
     octo_sender_get_stats (sender, &ss);
-    *queued = ss.queued_bytes;
+    *queued = ss.session.queued_bytes;
     *bps = octo_sender_bandwidth (sender);
     return;
   }
@@ -325,9 +325,9 @@ collect_drops (SimStream *st)
     return;
   octo_sender_get_stats (sender, &ss);
   for (guint i = 0; i < OCTO_DROP_N_REASONS; i++) {
-    r->sender_drops[i] = ss.buffer->packets_dropped[i];
+    r->sender_drops[i] = ss.session.buffer->packets_dropped[i];
     for (guint p = 0; p < OCTO_N_PRIORITIES; p++)
-      r->sender_message_drops[i][p] = ss.buffer->messages_dropped[i][p];
+      r->sender_message_drops[i][p] = ss.session.buffer->messages_dropped[i][p];
   }
 }
 

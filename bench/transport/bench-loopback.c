@@ -8,7 +8,7 @@
  *
  * goodput: BBR, offered load above what the path carries; prints payload
  * goodput at the receiver and the process's CPU use.
- * pacing: congestion-control=fixed max-rate=RATE with twice RATE offered;
+ * pacing: congestion-control=fixed max-bitrate=RATE with twice RATE offered;
  * prints the sender's and the receiver's link rate against RATE.
  * estimate: through octopus-shim on a constant link (a multiple of 12
  * Mbit/s, 40 ms RTT) with twice its rate offered; prints the mean of the
@@ -159,7 +159,7 @@ main (int argc, char **argv)
    * rate in a time segment and waits for each one's clock time. */
   guint64 offered = pacing ? 2 * (guint64) rate : (guint64) rate;
   gchar *cc_opts = pacing ?
-      g_strdup_printf ("congestion-control=fixed max-rate=%" G_GINT64_FORMAT,
+      g_strdup_printf ("congestion-control=fixed max-bitrate=%" G_GINT64_FORMAT,
       rate) : g_strdup_printf ("congestion-control=%s", cc ? cc : "bbr");
   gchar *desc = g_strdup_printf ("fakesrc sizetype=fixed sizemax=%d "
       "filltype=nothing format=time sync=true datarate=%" G_GUINT64_FORMAT " ! "

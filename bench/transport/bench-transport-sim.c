@@ -80,7 +80,7 @@ run_link (guint k, OctoSenderCc cc, guint seconds, OctoTime rtt)
   OctoTime p99 = g_array_index (d.latency, OctoTime, d.latency->len * 99 / 100);
   gdouble mean = sum / n;
   /* Goodput of payload vs. the link's capacity in payload terms. */
-  gdouble util = (gdouble) st.flight->bytes_acked * 8 /
+  gdouble util = (gdouble) st.session.flight->bytes_acked * 8 /
       ((gdouble) link * seconds);
   printf ("%-9s link %2u Mbit/s rtt %3" G_GUINT64_FORMAT " ms: estimate %.2f "
       "Mbit/s (%+.2f %%), link bytes acked %.1f %% of capacity, message "
@@ -89,7 +89,7 @@ run_link (guint k, OctoSenderCc cc, guint seconds, OctoTime rtt)
       cc == OCTO_SENDER_BBR ? "bbr" : "delay-bbr", k * 12,
       rtt / OCTO_MSECOND, mean / 1e6, 100 * (mean - link) / link, 100 * util,
       p50 / OCTO_MSECOND, p99 / OCTO_MSECOND,
-      st.buffer->packets_dropped[OCTO_DROP_OVERFLOW]);
+      st.session.buffer->packets_dropped[OCTO_DROP_OVERFLOW]);
   g_array_unref (d.latency);
   sim_world_free (sim);
   octo_trace_free (trace);

@@ -20,6 +20,9 @@
  * The estimate is the property estimated-bitrate (bits/s of IP datagrams,
  * notified on changes of more than 5 %), for the encoder to follow with an
  * overshoot: the send buffer's rules, not the encoder, match the rate.
+ * The properties both senders have are octopussink's
+ * (gstoctopussenderprops.h), and so is the stats structure's common part,
+ * also posted on the bus every stats-interval.
  *
  * No NACK/RTX: a message the rules may drop must never be retransmitted,
  * so leave webrtcbin's do-nack off; the receiver's rtpjitterbuffer should
@@ -30,6 +33,8 @@
 
 #include <gst/rtp/gstrtpbuffer.h>
 
+#include "gstoctopussenderprops.h"
+#include "gstoctopusstats.h"
 #include "octo-rtpext.h"
 #include "transport/octo-rtp-sender.h"
 
@@ -49,16 +54,10 @@ enum {
   PROP_INITIAL_BITRATE,
   PROP_ESTIMATED_BITRATE,
   PROP_STATS,
+  PROP_STATS_INTERVAL,
 };
 
-#define DEFAULT_CONGESTION_CONTROL OCTO_CC_BBR
-#define DEFAULT_RULES TRUE
-#define DEFAULT_BUFFER_SIZE OCTO_ENGINE_DEFAULT_LIMIT_BYTES
-#define DEFAULT_MAX_BITRATE 0
 #define DEFAULT_INITIAL_BITRATE 1000000
-
-/* Relative change of the estimate that is worth telling the encoder. */
-#define BITRATE_NOTIFY_CHANGE 0.05
 
 struct _GstOctopusRtpSender {
   GstElement parent;
@@ -66,11 +65,12 @@ struct _GstOctopusRtpSender {
   GstPad *sinkpad, *srcpad;
 
   /* properties (object lock), read when the first packet arrives */
-  OctoCcAlgorithm cc;
+  GstOctopusCongestionControl cc;
   gboolean rules;
   guint64 buffer_size;
   guint max_bitrate;
   guint initial_bitrate;
+  guint stats_interval;
 
   /* streaming state (lock) */
   GMutex lock;
@@ -83,7 +83,8 @@ struct _GstOctopusRtpSender {
   gboolean eos_pending;
   GstFlowReturn flow_return;
   GstClockID clock_id;          /* the task's pacing wait */
-  guint estimated_bitrate;      /* last value notified */
+  guint64 estimated_bitrate;    /* estimate last notified */
+  OctoTime next_stats;          /* when the next stats message is due */
 };
 
 #define gst_octopus_rtp_sender_parent_class parent_class
@@ -97,24 +98,6 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("application/x-rtp"));
 
 static GParamSpec *estimated_bitrate_pspec;
-
-#define GST_TYPE_OCTOPUS_RTP_SENDER_CC (gst_octopus_rtp_sender_cc_get_type ())
-static GType
-gst_octopus_rtp_sender_cc_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {OCTO_CC_BBR, "BBR", "bbr"},
-    {OCTO_CC_DELAY_BBR, "Delay-BBR: backs off when the RTT grows (paper 003)",
-        "delay-bbr"},
-    {0, NULL, NULL}
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstOctopusRtpSenderCc", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
 
 /* The id of extmap-N naming @uri in @s, either as the URI string or as
  * (direction, uri, attributes) (RFC 8285's SDP form); 0 if none. */
@@ -145,48 +128,23 @@ build_stats (GstOctopusRtpSender *self)
 {
   OctoRtpSenderStats st;
   GstStructure *s;
-  guint64 messages[OCTO_DROP_N_REASONS] = { 0 };
 
   if (!self->sender)
     return gst_structure_new_empty ("application/x-octopus-rtp-sender-stats");
   octo_rtp_sender_get_stats (self->sender, &st);
-  for (guint r = 0; r < OCTO_DROP_N_REASONS; r++)
-    for (guint p = 0; p < OCTO_N_PRIORITIES; p++)
-      messages[r] += st.buffer->messages_dropped[r][p];
-
-  s = gst_structure_new ("application/x-octopus-rtp-sender-stats",
-      "pacing-rate", G_TYPE_UINT64, st.pacing_rate,
-      "bandwidth", G_TYPE_UINT64, st.bandwidth,
-      "min-rtt", G_TYPE_UINT64, (guint64) st.min_rtt,
-      "srtt", G_TYPE_UINT64, (guint64) st.srtt,
-      "cwnd", G_TYPE_UINT64, st.cwnd,
-      "feedback-hold-back", G_TYPE_UINT64, (guint64) st.feedback_hold_back,
-      "inflight", G_TYPE_UINT64, st.inflight,
-      "queued-bytes", G_TYPE_UINT64, st.queued_bytes,
-      "queued-packets", G_TYPE_UINT, st.queued_packets,
-      "mode", G_TYPE_STRING, octo_bbr_mode_to_string (st.mode),
+  s = gst_octopus_stats_new_sender ("application/x-octopus-rtp-sender-stats",
+      &st.session);
+  gst_structure_set (s,
+      "feedback-hold-back", G_TYPE_UINT64,
+      (guint64) st.session.feedback_hold_back,
       "packets-submitted", G_TYPE_UINT64, st.packets_submitted,
       "packets-untagged", G_TYPE_UINT64, st.packets_untagged,
       "packets-untracked", G_TYPE_UINT64, st.packets_untracked,
-      "packets-sent", G_TYPE_UINT64, st.flight->packets_sent,
-      "packets-acked", G_TYPE_UINT64, st.flight->packets_acked,
-      "packets-lost", G_TYPE_UINT64, st.flight->packets_lost,
       "feedbacks", G_TYPE_UINT64, st.feedbacks,
       "twcc-reports", G_TYPE_UINT64, st.twcc->reports,
       "twcc-reports-lost", G_TYPE_UINT64, st.twcc->reports_lost,
       "twcc-reports-unknown", G_TYPE_UINT64, st.twcc->reports_unknown,
       "twcc-size-mismatches", G_TYPE_UINT64, st.twcc->size_mismatches, NULL);
-  for (guint r = 0; r < OCTO_DROP_N_REASONS; r++) {
-    gchar *field = g_strdup_printf ("messages-dropped-%s",
-        octo_drop_reason_to_string (r));
-    gst_structure_set (s, field, G_TYPE_UINT64, messages[r], NULL);
-    g_free (field);
-    field = g_strdup_printf ("packets-dropped-%s",
-        octo_drop_reason_to_string (r));
-    gst_structure_set (s, field, G_TYPE_UINT64, st.buffer->packets_dropped[r],
-        NULL);
-    g_free (field);
-  }
   return s;
 }
 
@@ -223,7 +181,7 @@ ensure_sender (GstOctopusRtpSender *self, OctoTime now)
     return;
   octo_rtp_sender_config_init (&config);
   GST_OBJECT_LOCK (self);
-  config.algorithm = self->cc;
+  config.cc = gst_octopus_congestion_control_to_core (self->cc);
   config.rules = self->rules;
   config.buffer_bytes = self->buffer_size;
   config.max_rate = self->max_bitrate;
@@ -341,6 +299,17 @@ write_twcc_seqnum (GstBuffer *buf, guint8 id, guint16 seqnum)
   return buf;
 }
 
+/* Called with the lock held: the stats message due at @now, if any, every
+ * @interval ms. */
+static GstStructure *
+due_stats (GstOctopusRtpSender *self, guint interval, OctoTime now)
+{
+  if (!self->sender || interval == 0 || now < self->next_stats)
+    return NULL;
+  self->next_stats = now + interval * GST_MSECOND;
+  return build_stats (self);
+}
+
 static void
 gst_octopus_rtp_sender_loop (gpointer user_data)
 {
@@ -348,12 +317,22 @@ gst_octopus_rtp_sender_loop (gpointer user_data)
   OctoRtpSend out;
   OctoTime wake = OCTO_TIME_NONE;
   GstClock *clock;
+  guint stats_interval;
 
+  GST_OBJECT_LOCK (self);
+  stats_interval = self->stats_interval;
+  GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->lock);
   if (!(clock = wait_for_clock (self)))
     goto paused;
 
   OctoTime now = gst_clock_get_time (clock);
+  GstStructure *stats = due_stats (self, stats_interval, now);
+  if (stats) {
+    g_mutex_unlock (&self->lock);
+    gst_octopus_stats_post (GST_ELEMENT (self), stats);
+    g_mutex_lock (&self->lock);
+  }
   if (self->sender && octo_rtp_sender_poll (self->sender, now, &out, &wake)) {
     guint8 twcc_id = self->twcc_ext_id;
     GstBuffer *buf = out.data;
@@ -378,13 +357,19 @@ gst_octopus_rtp_sender_loop (gpointer user_data)
 
   if (self->eos_pending &&
       (!self->sender || octo_rtp_sender_queued_packets (self->sender) == 0)) {
+    /* The final account, whatever the stats interval. */
+    stats = self->sender ? build_stats (self) : NULL;
     self->eos_pending = FALSE;
     g_mutex_unlock (&self->lock);
     gst_object_unref (clock);
+    if (stats)
+      gst_octopus_stats_post (GST_ELEMENT (self), stats);
     gst_pad_push_event (self->srcpad, gst_event_new_eos ());
     return;
   }
 
+  if (self->sender && stats_interval > 0)
+    wake = MIN (wake, self->next_stats);
   if (wake == OCTO_TIME_NONE) {
     g_cond_wait (&self->cond, &self->lock);
   } else {
@@ -424,6 +409,7 @@ stop_flushing (GstOctopusRtpSender *self)
   self->flushing = FALSE;
   self->eos_pending = FALSE;
   self->flow_return = GST_FLOW_OK;
+  self->next_stats = 0;
   g_mutex_unlock (&self->lock);
 }
 
@@ -519,12 +505,9 @@ parse_twcc_packets (const GstStructure *s, OctoTwccReport **reports)
 static gboolean
 estimate_changed (GstOctopusRtpSender *self)
 {
-  guint64 bw = MIN (octo_rtp_sender_bandwidth (self->sender), G_MAXUINT);
-  gdouble old = self->estimated_bitrate;
+  guint64 bw = octo_rtp_sender_bandwidth (self->sender);
 
-  if (bw == self->estimated_bitrate)
-    return FALSE;
-  if (old > 0 && bw > 0 && ABS ((gdouble) bw - old) < BITRATE_NOTIFY_CHANGE * old)
+  if (!octo_send_bandwidth_changed_enough (self->estimated_bitrate, bw))
     return FALSE;
   self->estimated_bitrate = bw;
   return TRUE;
@@ -562,12 +545,23 @@ gst_octopus_rtp_sender_src_event (GstPad *pad, GstObject *parent,
     g_clear_object (&clock);
     g_free (reports);
     if (notify) {
-      GST_DEBUG_OBJECT (self, "estimated bitrate %u bit/s",
+      GST_DEBUG_OBJECT (self, "estimated bitrate %" G_GUINT64_FORMAT " bit/s",
           self->estimated_bitrate);
       g_object_notify_by_pspec (G_OBJECT (self), estimated_bitrate_pspec);
     }
   }
   return gst_pad_event_default (pad, parent, event);
+}
+
+static gboolean
+fixed_without_rate (GstOctopusRtpSender *self)
+{
+  gboolean ret;
+
+  GST_OBJECT_LOCK (self);
+  ret = self->cc == GST_OCTOPUS_CC_FIXED && self->max_bitrate == 0;
+  GST_OBJECT_UNLOCK (self);
+  return ret;
 }
 
 static gboolean
@@ -578,6 +572,12 @@ gst_octopus_rtp_sender_src_activate_mode (GstPad *pad, GstObject *parent,
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
+  if (active && fixed_without_rate (self)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("congestion-control=fixed needs a max-bitrate"),
+        ("set max-bitrate to the rate to pace at, in bits/s"));
+    return FALSE;
+  }
   if (active) {
     stop_flushing (self);
     return gst_pad_start_task (pad, gst_octopus_rtp_sender_loop, self, NULL);
@@ -625,6 +625,9 @@ gst_octopus_rtp_sender_set_property (GObject *object, guint prop_id,
     case PROP_INITIAL_BITRATE:
       self->initial_bitrate = g_value_get_uint (value);
       break;
+    case PROP_STATS_INTERVAL:
+      self->stats_interval = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -641,7 +644,7 @@ gst_octopus_rtp_sender_get_property (GObject *object, guint prop_id,
   switch (prop_id) {
     case PROP_ESTIMATED_BITRATE:
       g_mutex_lock (&self->lock);
-      g_value_set_uint (value, self->estimated_bitrate);
+      g_value_set_uint (value, MIN (self->estimated_bitrate, G_MAXUINT));
       g_mutex_unlock (&self->lock);
       return;
     case PROP_STATS:
@@ -669,6 +672,9 @@ gst_octopus_rtp_sender_get_property (GObject *object, guint prop_id,
       break;
     case PROP_INITIAL_BITRATE:
       g_value_set_uint (value, self->initial_bitrate);
+      break;
+    case PROP_STATS_INTERVAL:
+      g_value_set_uint (value, self->stats_interval);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -701,39 +707,25 @@ gst_octopus_rtp_sender_class_init (GstOctopusRtpSenderClass *klass)
   element_class->set_clock = GST_DEBUG_FUNCPTR (gst_octopus_rtp_sender_set_clock);
 
   g_object_class_install_property (gobject_class, PROP_CONGESTION_CONTROL,
-      g_param_spec_enum ("congestion-control", "Congestion control",
-          "Algorithm that sets the pacing rate and the window",
-          GST_TYPE_OCTOPUS_RTP_SENDER_CC, DEFAULT_CONGESTION_CONTROL, rw));
+      gst_octopus_sender_param_congestion_control ());
   g_object_class_install_property (gobject_class, PROP_RULES,
-      g_param_spec_boolean ("rules", "Dropping rules",
-          "Apply the Octopus dropping rules in the send buffer to packets "
-          "carrying the rtphdrextoctopus extension (FALSE: drop-tail)",
-          DEFAULT_RULES, rw));
+      gst_octopus_sender_param_rules ());
   g_object_class_install_property (gobject_class, PROP_BUFFER_SIZE,
-      g_param_spec_uint64 ("buffer-size", "Send buffer size",
-          "Send buffer in bytes of IP datagrams (RTP + UDP/IP headers + SRTP "
-          "tag)", 1500, G_MAXUINT32, DEFAULT_BUFFER_SIZE, rw));
+      gst_octopus_sender_param_buffer_size ());
   g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
-      g_param_spec_uint ("max-bitrate", "Maximum bitrate",
-          "Cap on the pacing rate and the estimate in bits/s of IP "
-          "datagrams (0 = none)", 0, G_MAXUINT, DEFAULT_MAX_BITRATE, rw));
+      gst_octopus_sender_param_max_bitrate ());
   g_object_class_install_property (gobject_class, PROP_INITIAL_BITRATE,
       g_param_spec_uint ("initial-bitrate", "Initial bitrate",
           "Pacing rate in bits/s of IP datagrams until the first "
           "transport-cc feedback (0 = BBR's startup, window-limited)", 0,
           G_MAXUINT, DEFAULT_INITIAL_BITRATE, rw));
-  estimated_bitrate_pspec = g_param_spec_uint ("estimated-bitrate",
-      "Estimated bitrate",
-      "BBR's bottleneck-bandwidth estimate in bits/s of IP datagrams (0 = "
-      "unknown); notified on changes of more than 5 %", 0, G_MAXUINT, 0,
-      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  estimated_bitrate_pspec = gst_octopus_sender_param_estimated_bitrate ();
   g_object_class_install_property (gobject_class, PROP_ESTIMATED_BITRATE,
       estimated_bitrate_pspec);
   g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Pacing rate, estimate, RTTs, window, inflight, queue, feedback "
-          "and drops by reason", GST_TYPE_STRUCTURE,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+      gst_octopus_sender_param_stats ());
+  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
+      gst_octopus_sender_param_stats_interval ());
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -743,7 +735,7 @@ gst_octopus_rtp_sender_class_init (GstOctopusRtpSenderClass *klass)
       "and drops whole messages in its send buffer by the Octopus rules "
       "(webrtcbin aux sender)", "gst-octopus");
 
-  gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_RTP_SENDER_CC, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_CONGESTION_CONTROL, 0);
   GST_DEBUG_CATEGORY_INIT (gst_octopus_rtp_sender_debug, "octopusrtpsender",
       0, "Octopus RTP sender");
 }
@@ -751,11 +743,12 @@ gst_octopus_rtp_sender_class_init (GstOctopusRtpSenderClass *klass)
 static void
 gst_octopus_rtp_sender_init (GstOctopusRtpSender *self)
 {
-  self->cc = DEFAULT_CONGESTION_CONTROL;
-  self->rules = DEFAULT_RULES;
-  self->buffer_size = DEFAULT_BUFFER_SIZE;
-  self->max_bitrate = DEFAULT_MAX_BITRATE;
+  self->cc = GST_OCTOPUS_SENDER_DEFAULT_CONGESTION_CONTROL;
+  self->rules = GST_OCTOPUS_SENDER_DEFAULT_RULES;
+  self->buffer_size = GST_OCTOPUS_SENDER_DEFAULT_BUFFER_SIZE;
+  self->max_bitrate = GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE;
   self->initial_bitrate = DEFAULT_INITIAL_BITRATE;
+  self->stats_interval = GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL;
   self->flow_return = GST_FLOW_OK;
   octo_rtpext_learner_init (&self->learner);
   g_mutex_init (&self->lock);

@@ -7,10 +7,13 @@
  * ACKs.  A source faster than the path therefore fills the send buffer and
  * the rules decide what is dropped, instead of upstream being blocked.
  *
- * The bandwidth estimate is readable (property "bandwidth", notified on
- * every change of more than 5 %) and sent upstream as a custom event
- * (gst_octopus_event_new_bandwidth) so encoders can re-choose their rate.
- * Stats go to the "stats" property and a periodic element message. */
+ * The bandwidth estimate is readable (property "estimated-bitrate",
+ * notified on every change of more than 5 %) and sent upstream as a custom
+ * event (gst_octopus_event_new_bandwidth) so encoders can re-choose their
+ * rate.  Stats go to the "stats" property and a periodic element message.
+ * The properties both senders have are octopusrtpsender's
+ * (gstoctopussenderprops.h); "bandwidth" and "max-rate" are their
+ * deprecated former names. */
 #include "gstoctopussink.h"
 
 #include <errno.h>
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include "gstoctopussenderprops.h"
 #include "gstoctopusstats.h"
 #include "transport/octo-sender.h"
 
@@ -34,32 +38,27 @@ enum {
   PROP_BIND_PORT,
   PROP_MTU,
   PROP_CONGESTION_CONTROL,
-  PROP_MAX_RATE,
+  PROP_MAX_BITRATE,
   PROP_BUFFER_SIZE,
   PROP_RULES,
   PROP_PROBE,
   PROP_PROBE_CEILING,
   PROP_STATS_INTERVAL,
-  PROP_BANDWIDTH,
+  PROP_ESTIMATED_BITRATE,
   PROP_STATS,
+  PROP_MAX_RATE,
+  PROP_BANDWIDTH,
 };
 
 #define DEFAULT_HOST "127.0.0.1"
 #define DEFAULT_PORT 5004
 #define DEFAULT_BIND_PORT 0
 #define DEFAULT_MTU OCTO_SENDER_DEFAULT_MTU
-#define DEFAULT_CONGESTION_CONTROL GST_OCTOPUS_CC_BBR
-#define DEFAULT_MAX_RATE 0
-#define DEFAULT_BUFFER_SIZE OCTO_ENGINE_DEFAULT_LIMIT_BYTES
-#define DEFAULT_RULES TRUE
 #define DEFAULT_PROBE TRUE
 #define DEFAULT_PROBE_CEILING 0
-#define DEFAULT_STATS_INTERVAL 1000
 
 /* EOS waits for the send buffer to drain, but not forever (no receiver). */
 #define EOS_DRAIN_TIMEOUT (5 * GST_SECOND)
-/* Relative change of the estimate that is worth telling upstream. */
-#define BANDWIDTH_NOTIFY_CHANGE 0.05
 
 struct _GstOctopusSink {
   GstBaseSink parent;
@@ -83,7 +82,7 @@ struct _GstOctopusSink {
   OctoSender *sender;
   gboolean running;
   gboolean flushing;
-  guint64 bandwidth;            /* last value notified */
+  guint64 bandwidth;            /* estimate last notified */
   guint64 buffer_bytes;         /* buffer-size in force since start() */
   gboolean warned_too_large;
 
@@ -91,27 +90,6 @@ struct _GstOctopusSink {
   gint wake_fd;
   GThread *thread;
 };
-
-#define GST_TYPE_OCTOPUS_CONGESTION_CONTROL \
-  (gst_octopus_congestion_control_get_type ())
-static GType
-gst_octopus_congestion_control_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_OCTOPUS_CC_BBR, "BBR", "bbr"},
-    {GST_OCTOPUS_CC_DELAY_BBR, "Delay-BBR (delay-responsive, paper 003)",
-        "delay-bbr"},
-    {GST_OCTOPUS_CC_FIXED, "Fixed rate: pace at max-rate, no window",
-        "fixed"},
-    {0, NULL, NULL}
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstOctopusCongestionControl", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
 
 #define gst_octopus_sink_parent_class parent_class
 G_DEFINE_TYPE (GstOctopusSink, gst_octopus_sink, GST_TYPE_BASE_SINK);
@@ -121,7 +99,7 @@ GST_ELEMENT_REGISTER_DEFINE (octopussink, "octopussink", GST_RANK_NONE,
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
-static GParamSpec *bandwidth_pspec;
+static GParamSpec *estimated_bitrate_pspec, *bandwidth_pspec;
 
 static inline OctoTime
 now_ns (void)
@@ -134,52 +112,19 @@ build_stats (GstOctopusSink *self)
 {
   OctoSenderStats st;
   GstStructure *s;
-  guint64 total[OCTO_DROP_N_REASONS] = { 0 };
 
   if (!self->sender)
     return gst_structure_new_empty ("application/x-octopus-sink-stats");
   octo_sender_get_stats (self->sender, &st);
-  for (guint r = 0; r < OCTO_DROP_N_REASONS; r++)
-    for (guint p = 0; p < OCTO_N_PRIORITIES; p++)
-      total[r] += st.buffer->messages_dropped[r][p];
-
-  s = gst_structure_new ("application/x-octopus-sink-stats",
-      "pacing-rate", G_TYPE_UINT64, st.pacing_rate,
-      "bandwidth", G_TYPE_UINT64, st.bandwidth,
-      "min-rtt", G_TYPE_UINT64, (guint64) st.min_rtt,
-      "srtt", G_TYPE_UINT64, (guint64) st.srtt,
-      "cwnd", G_TYPE_UINT64, st.cwnd,
-      "inflight", G_TYPE_UINT64, st.inflight,
-      "queued-bytes", G_TYPE_UINT64, st.queued_bytes,
-      "queued-packets", G_TYPE_UINT, st.queued_packets,
-      "mode", G_TYPE_STRING, self->cc == GST_OCTOPUS_CC_FIXED ? "fixed" :
-      octo_bbr_mode_to_string (st.mode),
+  s = gst_octopus_stats_new_sender ("application/x-octopus-sink-stats",
+      &st.session);
+  gst_structure_set (s,
       "messages-submitted", G_TYPE_UINT64, st.messages_submitted,
       "messages-rejected", G_TYPE_UINT64, st.messages_rejected,
-      "packets-sent", G_TYPE_UINT64, st.flight->packets_sent,
-      "bytes-sent", G_TYPE_UINT64, st.flight->bytes_sent,
-      "packets-acked", G_TYPE_UINT64, st.flight->packets_acked,
-      "packets-lost", G_TYPE_UINT64, st.flight->packets_lost,
       "acks-received", G_TYPE_UINT64, st.acks_received,
       "acks-invalid", G_TYPE_UINT64, st.acks_invalid,
       "padding-packets", G_TYPE_UINT64, st.padding_packets,
       "padding-bytes", G_TYPE_UINT64, st.padding_bytes, NULL);
-  for (guint r = 0; r < OCTO_DROP_N_REASONS; r++) {
-    const gchar *reason = octo_drop_reason_to_string (r);
-    gchar *field = g_strdup_printf ("messages-dropped-%s", reason);
-    gst_structure_set (s, field, G_TYPE_UINT64, total[r], NULL);
-    g_free (field);
-    /* Packets too: with rules=false the buffer knows no messages. */
-    field = g_strdup_printf ("packets-dropped-%s", reason);
-    gst_structure_set (s, field, G_TYPE_UINT64,
-        st.buffer->packets_dropped[r], NULL);
-    g_free (field);
-    /* Per priority 0..7, the dropping rules' view of what was shed. */
-    field = g_strdup_printf ("messages-dropped-%s-by-priority", reason);
-    gst_octopus_stats_set_array (s, field, st.buffer->messages_dropped[r],
-        OCTO_N_PRIORITIES);
-    g_free (field);
-  }
   return s;
 }
 
@@ -188,11 +133,8 @@ static gboolean
 bandwidth_changed (GstOctopusSink *self)
 {
   guint64 bw = octo_sender_bandwidth (self->sender);
-  gdouble old = self->bandwidth;
 
-  if (bw == self->bandwidth)
-    return FALSE;
-  if (old > 0 && bw > 0 && ABS ((gdouble) bw - old) < BANDWIDTH_NOTIFY_CHANGE * old)
+  if (!octo_send_bandwidth_changed_enough (self->bandwidth, bw))
     return FALSE;
   self->bandwidth = bw;
   return TRUE;
@@ -202,6 +144,7 @@ static void
 announce_bandwidth (GstOctopusSink *self, guint64 bw)
 {
   GST_DEBUG_OBJECT (self, "bandwidth estimate %" G_GUINT64_FORMAT " bit/s", bw);
+  g_object_notify_by_pspec (G_OBJECT (self), estimated_bitrate_pspec);
   g_object_notify_by_pspec (G_OBJECT (self), bandwidth_pspec);
   gst_pad_push_event (GST_BASE_SINK_PAD (self),
       gst_octopus_event_new_bandwidth (bw));
@@ -337,8 +280,7 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   bind_port = self->bind_port;
   octo_sender_config_init (&config);
   config.mtu = self->mtu;
-  config.cc = self->cc == GST_OCTOPUS_CC_DELAY_BBR ? OCTO_SENDER_DELAY_BBR :
-      self->cc == GST_OCTOPUS_CC_FIXED ? OCTO_SENDER_FIXED : OCTO_SENDER_BBR;
+  config.cc = gst_octopus_congestion_control_to_core (self->cc);
   config.max_rate = self->max_rate;
   config.buffer_bytes = self->buffer_size;
   config.rules = self->rules;
@@ -348,8 +290,8 @@ gst_octopus_sink_start (GstBaseSink *bsink)
 
   if (config.cc == OCTO_SENDER_FIXED && config.max_rate == 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("congestion-control=fixed needs a max-rate"),
-        ("set max-rate to the rate to pace at, in bits/s"));
+        ("congestion-control=fixed needs a max-bitrate"),
+        ("set max-bitrate to the rate to pace at, in bits/s"));
     g_free (host);
     return FALSE;
   }
@@ -561,6 +503,9 @@ gst_octopus_sink_set_property (GObject *object, guint prop_id,
     case PROP_CONGESTION_CONTROL:
       self->cc = g_value_get_enum (value);
       break;
+    case PROP_MAX_BITRATE:
+      self->max_rate = g_value_get_uint (value);
+      break;
     case PROP_MAX_RATE:
       self->max_rate = g_value_get_uint64 (value);
       break;
@@ -593,6 +538,11 @@ gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
   GstOctopusSink *self = GST_OCTOPUS_SINK (object);
 
   switch (prop_id) {
+    case PROP_ESTIMATED_BITRATE:
+      g_mutex_lock (&self->lock);
+      g_value_set_uint (value, MIN (self->bandwidth, G_MAXUINT));
+      g_mutex_unlock (&self->lock);
+      return;
     case PROP_BANDWIDTH:
       g_mutex_lock (&self->lock);
       g_value_set_uint64 (value, self->bandwidth);
@@ -623,6 +573,9 @@ gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_CONGESTION_CONTROL:
       g_value_set_enum (value, self->cc);
+      break;
+    case PROP_MAX_BITRATE:
+      g_value_set_uint (value, MIN (self->max_rate, G_MAXUINT));
       break;
     case PROP_MAX_RATE:
       g_value_set_uint64 (value, self->max_rate);
@@ -686,22 +639,13 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
           "Largest UDP payload per packet, headers included", OCTO_MTU_MIN,
           OCTO_MTU_MAX, DEFAULT_MTU, rw));
   g_object_class_install_property (gobject_class, PROP_CONGESTION_CONTROL,
-      g_param_spec_enum ("congestion-control", "Congestion control",
-          "Algorithm that sets the pacing rate and the window",
-          GST_TYPE_OCTOPUS_CONGESTION_CONTROL, DEFAULT_CONGESTION_CONTROL, rw));
-  g_object_class_install_property (gobject_class, PROP_MAX_RATE,
-      g_param_spec_uint64 ("max-rate", "Maximum rate",
-          "Cap on the pacing rate in bits/s of IP datagrams (0 = none); the "
-          "rate itself for congestion-control=fixed", 0, G_MAXUINT64,
-          DEFAULT_MAX_RATE, rw));
+      gst_octopus_sender_param_congestion_control ());
+  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
+      gst_octopus_sender_param_max_bitrate ());
   g_object_class_install_property (gobject_class, PROP_BUFFER_SIZE,
-      g_param_spec_uint64 ("buffer-size", "Send buffer size",
-          "Send buffer in bytes of IP datagrams; the dropping rules act in it",
-          1500, G_MAXUINT32, DEFAULT_BUFFER_SIZE, rw));
+      gst_octopus_sender_param_buffer_size ());
   g_object_class_install_property (gobject_class, PROP_RULES,
-      g_param_spec_boolean ("rules", "Dropping rules",
-          "Apply the Octopus dropping rules in the send buffer (FALSE: "
-          "drop-tail)", DEFAULT_RULES, rw));
+      gst_octopus_sender_param_rules ());
   g_object_class_install_property (gobject_class, PROP_PROBE,
       g_param_spec_boolean ("probe", "Probe with padding",
           "When BBR probes for bandwidth (STARTUP, PROBE_BW gain > 1) and the "
@@ -715,20 +659,21 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
           "of IP datagrams, e.g. the top rate the source can use (0 = no "
           "ceiling)", 0, G_MAXUINT64, DEFAULT_PROBE_CEILING, rw));
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
-      g_param_spec_uint ("stats-interval", "Stats interval",
-          "Milliseconds between stats element messages on the bus (0 = none)",
-          0, G_MAXUINT, DEFAULT_STATS_INTERVAL, rw));
+      gst_octopus_sender_param_stats_interval ());
+  estimated_bitrate_pspec = gst_octopus_sender_param_estimated_bitrate ();
+  g_object_class_install_property (gobject_class, PROP_ESTIMATED_BITRATE,
+      estimated_bitrate_pspec);
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      gst_octopus_sender_param_stats ());
+  g_object_class_install_property (gobject_class, PROP_MAX_RATE,
+      g_param_spec_uint64 ("max-rate", "Maximum rate",
+          "Deprecated: use max-bitrate", 0, G_MAXUINT64,
+          GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE, rw | G_PARAM_DEPRECATED));
   bandwidth_pspec = g_param_spec_uint64 ("bandwidth", "Bandwidth",
-      "Bottleneck-bandwidth estimate in bits/s of IP datagrams (0 = unknown); "
-      "notified on changes of more than 5 %", 0, G_MAXUINT64, 0,
-      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      "Deprecated: use estimated-bitrate", 0, G_MAXUINT64, 0,
+      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_DEPRECATED);
   g_object_class_install_property (gobject_class, PROP_BANDWIDTH,
       bandwidth_pspec);
-  g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Pacing rate, bandwidth estimate, RTTs, inflight, queue and drops "
-          "by reason and priority", GST_TYPE_STRUCTURE,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class, "Octopus sink",
@@ -755,13 +700,13 @@ gst_octopus_sink_init (GstOctopusSink *self)
   self->port = DEFAULT_PORT;
   self->bind_port = DEFAULT_BIND_PORT;
   self->mtu = DEFAULT_MTU;
-  self->cc = DEFAULT_CONGESTION_CONTROL;
-  self->max_rate = DEFAULT_MAX_RATE;
-  self->buffer_size = DEFAULT_BUFFER_SIZE;
-  self->rules = DEFAULT_RULES;
+  self->cc = GST_OCTOPUS_SENDER_DEFAULT_CONGESTION_CONTROL;
+  self->max_rate = GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE;
+  self->buffer_size = GST_OCTOPUS_SENDER_DEFAULT_BUFFER_SIZE;
+  self->rules = GST_OCTOPUS_SENDER_DEFAULT_RULES;
   self->probe = DEFAULT_PROBE;
   self->probe_ceiling = DEFAULT_PROBE_CEILING;
-  self->stats_interval = DEFAULT_STATS_INTERVAL;
+  self->stats_interval = GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL;
   self->wake_fd = -1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->drained);

@@ -5,12 +5,6 @@
 
 G_BEGIN_DECLS
 
-typedef enum {
-  GST_OCTOPUS_CC_BBR = 0,
-  GST_OCTOPUS_CC_DELAY_BBR,
-  GST_OCTOPUS_CC_FIXED,
-} GstOctopusCongestionControl;
-
 #define GST_TYPE_OCTOPUS_SINK (gst_octopus_sink_get_type ())
 G_DECLARE_FINAL_TYPE (GstOctopusSink, gst_octopus_sink, GST, OCTOPUS_SINK,
     GstBaseSink)

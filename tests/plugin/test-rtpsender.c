@@ -222,6 +222,87 @@ GST_START_TEST (test_paces_at_bbr_startup_within_the_window)
 
 GST_END_TEST;
 
+/* Like octopussink, the stats go on the bus every stats-interval: at once
+ * when the first packet arrives (before it leaves), then on the clock. */
+GST_START_TEST (test_posts_stats_every_stats_interval)
+{
+  GstHarness *h = new_harness ();
+  GstBus *bus = gst_bus_new ();
+  OctoHeader header = {.priority = 1,.first = 1,.last = 1 };
+  guint n = 0;
+
+  gst_element_set_bus (h->element, bus);
+  g_object_set (h->element, "stats-interval", 100, NULL);
+  gst_harness_push (h, rtp_packet (100, &header));
+  gst_buffer_unref (gst_harness_pull (h));
+  /* The pacer's gap after the packet (1238 bytes at 1 Mbit/s), then the
+   * stats. */
+  fail_unless_equals_uint64 (settle (h), START + 9904 * GST_USECOND);
+  gst_harness_crank_single_clock_wait (h);
+  fail_unless_equals_uint64 (settle (h), START + 100 * GST_MSECOND);
+  gst_harness_crank_single_clock_wait (h);
+  fail_unless_equals_uint64 (settle (h), START + 200 * GST_MSECOND);
+
+  GstMessage *msg;
+  while (n < 2 && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *st = gst_message_get_structure (msg);
+    guint64 sent = 0;
+
+    fail_unless (gst_structure_has_name (st,
+            "application/x-octopus-rtp-sender-stats"));
+    fail_unless (gst_structure_get_uint64 (st, "packets-sent", &sent));
+    fail_unless_equals_uint64 (sent, n);
+    fail_unless (gst_structure_has_field (st, "feedbacks"));
+    fail_unless (gst_structure_has_field (st,
+            "messages-dropped-dropper-by-priority"));
+    gst_message_unref (msg);
+    n++;
+  }
+  fail_unless_equals_int (n, 2);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* congestion-control=fixed, as on octopussink: max-bitrate is the rate,
+ * from the first packet, with no window; without a rate it is an error. */
+GST_START_TEST (test_fixed_paces_at_max_bitrate)
+{
+  GstHarness *h = new_harness ();
+  OctoHeader header = {.priority = 1,.first = 1,.last = 1 };
+  /* 1238 link bytes at 2 Mbit/s. */
+  const GstClockTime gap = 4952 * GST_USECOND;
+
+  gst_harness_set (h, "octopusrtpsender", "congestion-control", 2,
+      "max-bitrate", 2000000, NULL);
+  for (guint i = 0; i < 12; i++) {
+    header.msg_id = i;
+    gst_harness_push (h, rtp_packet (100 + i, &header));
+  }
+  for (guint i = 0; i < 12; i++) {
+    if (i > 0) {
+      fail_unless_equals_uint64 (settle (h), START + i * gap);
+      gst_harness_crank_single_clock_wait (h);
+    }
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  fail_unless_equals_uint64 (stats_uint64 (h->element, "pacing-rate"),
+      2000000);
+  fail_unless_equals_uint64 (stats_uint64 (h->element, "cwnd"), 0);
+  gst_harness_teardown (h);
+
+  GstElement *e = gst_element_factory_make ("octopusrtpsender", NULL);
+  g_object_set (e, "congestion-control", 2, NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_packets_without_extension_pass_as_fifo)
 {
   GstHarness *h = new_harness ();
@@ -447,6 +528,8 @@ rtpsender_suite (void)
   tcase_add_test (tc, test_paces_at_initial_bitrate_before_feedback);
   tcase_add_test (tc, test_paces_at_bbr_startup_within_the_window);
   tcase_add_test (tc, test_packets_without_extension_pass_as_fifo);
+  tcase_add_test (tc, test_posts_stats_every_stats_interval);
+  tcase_add_test (tc, test_fixed_paces_at_max_bitrate);
   tcase_add_test (tc, test_estimate_follows_feedback_and_rules_drop);
   return s;
 }

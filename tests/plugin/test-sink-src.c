@@ -56,6 +56,14 @@ message (gsize size, guint32 frame_id, GRand *rand)
   return buf;
 }
 
+static void
+count_notify (GObject *object, GParamSpec *pspec, gpointer user_data)
+{
+  (void) object;
+  (void) pspec;
+  g_atomic_int_inc ((gint *) user_data);
+}
+
 GST_START_TEST (test_round_trip_is_byte_exact_from_1_byte_to_1_megabyte)
 {
   const gsize sizes[] = { 1, 2, 100, 1347, 1348, 1349, 1400, 5000, 65536,
@@ -67,6 +75,13 @@ GST_START_TEST (test_round_trip_is_byte_exact_from_1_byte_to_1_megabyte)
   GstHarness *rx = start_receiver (&port);
   /* The send buffer must hold the largest message. */
   GstHarness *tx = start_sender ("buffer-size=4000000", port);
+  GstElement *sink = gst_harness_find_element (tx, "octopussink");
+  gint notified = 0, notified_deprecated = 0;
+
+  g_signal_connect (sink, "notify::estimated-bitrate",
+      G_CALLBACK (count_notify), &notified);
+  g_signal_connect (sink, "notify::bandwidth", G_CALLBACK (count_notify),
+      &notified_deprecated);
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
     GstBuffer *in = message (sizes[i], i, rand), *out;
@@ -108,11 +123,16 @@ GST_START_TEST (test_round_trip_is_byte_exact_from_1_byte_to_1_megabyte)
     gst_buffer_unref (out);
   }
 
-  /* The estimate reached upstream, as a property and as an event. */
-  GstElement *sink = gst_harness_find_element (tx, "octopussink");
-  guint64 bw = 0, event_bw = 0;
-  g_object_get (sink, "bandwidth", &bw, NULL);
+  /* The estimate reached upstream, as a property (under its deprecated
+   * name too) and as an event. */
+  guint bw = 0;
+  guint64 event_bw = 0, deprecated_bw = 0;
+  g_object_get (sink, "estimated-bitrate", &bw, "bandwidth", &deprecated_bw,
+      NULL);
   fail_unless (bw > 0);
+  fail_unless_equals_uint64 (deprecated_bw, bw);
+  fail_unless (g_atomic_int_get (&notified) > 0);
+  fail_unless (g_atomic_int_get (&notified_deprecated) > 0);
   GstEvent *ev;
   while ((ev = gst_harness_try_pull_upstream_event (tx))) {
     gst_octopus_event_parse_bandwidth (ev, &event_bw);
@@ -198,9 +218,9 @@ dropped (const GstStructure *s, const gchar *reason, guint priority)
  * key frame; without rules the same burst overflows a drop-tail buffer. */
 GST_START_TEST (test_fast_source_fills_send_buffer_and_rules_drop)
 {
-  GstStructure *rules = burst ("congestion-control=fixed max-rate=1000000 "
+  GstStructure *rules = burst ("congestion-control=fixed max-bitrate=1000000 "
       "buffer-size=300000");
-  GstStructure *fifo = burst ("congestion-control=fixed max-rate=1000000 "
+  GstStructure *fifo = burst ("congestion-control=fixed max-bitrate=1000000 "
       "buffer-size=300000 rules=false");
   guint64 submitted = 0;
 
@@ -216,6 +236,43 @@ GST_START_TEST (test_fast_source_fills_send_buffer_and_rules_drop)
   fail_unless (overflow > 0);
   gst_structure_free (rules);
   gst_structure_free (fifo);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bitrate_properties_and_their_deprecated_aliases_agree)
+{
+  GstElement *sink = gst_element_factory_make ("octopussink", NULL);
+  guint max_bitrate, estimated;
+  guint64 max_rate, bandwidth;
+
+  g_object_set (sink, "max-bitrate", 2000000, NULL);
+  g_object_get (sink, "max-rate", &max_rate, "max-bitrate", &max_bitrate,
+      NULL);
+  fail_unless_equals_uint64 (max_rate, 2000000);
+  fail_unless_equals_int (max_bitrate, 2000000);
+
+  g_object_set (sink, "max-rate", (guint64) 3000000, NULL);
+  g_object_get (sink, "max-rate", &max_rate, "max-bitrate", &max_bitrate,
+      NULL);
+  fail_unless_equals_uint64 (max_rate, 3000000);
+  fail_unless_equals_int (max_bitrate, 3000000);
+
+  g_object_get (sink, "estimated-bitrate", &estimated, "bandwidth",
+      &bandwidth, NULL);
+  fail_unless_equals_int (estimated, 0);
+  fail_unless_equals_uint64 (bandwidth, 0);
+
+  GParamSpec *old = g_object_class_find_property (G_OBJECT_GET_CLASS (sink),
+      "max-rate");
+  fail_unless (old->flags & G_PARAM_DEPRECATED);
+  fail_unless_equals_string (g_param_spec_get_blurb (old),
+      "Deprecated: use max-bitrate");
+  old = g_object_class_find_property (G_OBJECT_GET_CLASS (sink), "bandwidth");
+  fail_unless (old->flags & G_PARAM_DEPRECATED);
+  fail_unless_equals_string (g_param_spec_get_blurb (old),
+      "Deprecated: use estimated-bitrate");
+  gst_object_unref (sink);
 }
 
 GST_END_TEST;
@@ -242,6 +299,8 @@ octopus_sink_src_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_round_trip_is_byte_exact_from_1_byte_to_1_megabyte);
   tcase_add_test (tc, test_fast_source_fills_send_buffer_and_rules_drop);
+  tcase_add_test (tc,
+      test_bitrate_properties_and_their_deprecated_aliases_agree);
   tcase_add_test (tc, test_fixed_rate_without_max_rate_is_an_error);
   return s;
 }

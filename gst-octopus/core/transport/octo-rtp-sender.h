@@ -2,13 +2,13 @@
  *
  * Sans-IO, like octo-sender.h, but the packets are the payloader's RTP
  * packets (opaque here) and the feedback is transport-wide congestion
- * control (octo-twcc.h) instead of Octopus ACKs.  Packets wait in an
- * OctoEngine send buffer keyed by SSRC, whose bandwidth is BBR's
- * bottleneck estimate, so a source faster than the path fills the buffer
- * and the dropping rules decide what goes; packets leave when the pacer and
- * BBR's window allow (octo-flight, octo-bbr, octo-pacer: the transport's
- * own).  Nothing is retransmitted, and there is no padding: the app is
- * expected to overshoot the estimate (paper 000 §6.2).
+ * control (octo-twcc.h) instead of Octopus ACKs.  Packets wait in the send
+ * session's buffer (octo-send-session.h, the transport's own skeleton)
+ * keyed by SSRC, whose bandwidth is the controller's bottleneck estimate,
+ * so a source faster than the path fills the buffer and the dropping rules
+ * decide what goes; packets leave when the pacer and the window allow.
+ * Nothing is retransmitted, and there is no padding: the app is expected
+ * to overshoot the estimate (paper 000 §6.2).
  *
  * Only packets that carry a TWCC sequence number are tracked in flight:
  * feedback cannot speak of the others, which are paced but never ACKed.
@@ -18,21 +18,19 @@
  * per packet like the transport's ACKs.  BBR's window (2 x BDP over the
  * shortest RTT) would then cap the rate at window / feedback gap, and the
  * flight's loss timeout would call packets lost that are merely unreported.
- * So the window is extended by the estimate times the largest recent
- * hold-back (how long a batch's first arrival waited to be reported: BBR's
- * allowance for ACK aggregation), and the loss timeout by that hold-back.
- * An outage, with nothing to report, is no hold-back: the gap between
- * feedbacks across it would grant a window of seconds afterwards.
+ * So each batch tells the path its hold-back (how long its first arrival
+ * waited to be reported), and the path extends the window and the loss
+ * timeout by the largest recent one (octo-send-path.h).  An outage, with
+ * nothing to report, is no hold-back: the gap between feedbacks across it
+ * would grant a window of seconds afterwards.
  *
  * Until the first feedback arrives (a GStreamer 1.22 receiver sends its
  * first RTCP seconds into the call) there is no RTT and no window to speak
- * of: the sender paces at initial_rate, like GCC at its start estimate,
+ * of: the path paces at initial_rate, like GCC at its start estimate,
  * instead of stalling on BBR's initial window and timing packets out. */
 #pragma once
 
-#include "octo-bbr.h"
-#include "octo-engine.h"
-#include "octo-pacer.h"
+#include "octo-send-session.h"
 #include "octo-twcc.h"
 
 G_BEGIN_DECLS
@@ -42,35 +40,25 @@ G_BEGIN_DECLS
 #define OCTO_RTP_LINK_OVERHEAD (28 + 10)
 
 typedef struct {
-  OctoCcAlgorithm algorithm;
+  OctoSenderCc cc;
   guint32 mss;                  /* link bytes of a full packet */
   guint64 buffer_bytes;         /* send buffer, link bytes */
   gboolean rules;               /* FALSE: drop-tail */
-  guint64 max_rate;             /* cap on pacing and estimate, bits/s; 0 = none */
+  guint64 max_rate;             /* cap on pacing and estimate, bits/s; 0 = none
+                                 * (OCTO_SENDER_FIXED: the rate) */
   guint64 initial_rate;         /* pacing before any feedback; 0 = BBR's */
   guint32 seed;
   GDestroyNotify free_data;     /* releases a packet the buffer dropped */
 } OctoRtpSenderConfig;
 
 #define OCTO_RTP_SENDER_DEFAULT_MSS (1200 + OCTO_RTP_LINK_OVERHEAD)
-/* How many recent feedbacks' hold-backs the largest is taken of. */
-#define OCTO_RTP_SENDER_FEEDBACK_GAPS 16
 
 void octo_rtp_sender_config_init (OctoRtpSenderConfig *config);
 
 typedef struct {
-  guint64 pacing_rate;          /* bits/s */
-  guint64 bandwidth;            /* bits/s; 0 unknown */
-  OctoTime min_rtt, srtt;       /* 0 unknown */
-  guint64 cwnd, inflight;       /* link bytes; cwnd with the allowance */
-  OctoTime feedback_hold_back;        /* largest recent hold-back of feedback */
-  guint64 queued_bytes;
-  guint32 queued_packets;
-  OctoBbrMode mode;
+  OctoSendStats session;        /* cwnd with the hold-back allowance */
   guint64 packets_submitted, packets_untagged, packets_untracked;
   guint64 feedbacks;
-  const OctoFlightStats *flight;
-  const OctoEngineStats *buffer;
   const OctoTwccStats *twcc;
 } OctoRtpSenderStats;
 
@@ -107,7 +95,7 @@ gboolean octo_rtp_sender_poll (OctoRtpSender *sender, OctoTime now,
 void octo_rtp_sender_on_feedback (OctoRtpSender *sender,
     const OctoTwccReport *reports, guint n, OctoTime now);
 
-/* BBR's bottleneck estimate (capped by max_rate), bits/s of link bytes;
+/* The bottleneck estimate (capped by max_rate), bits/s of link bytes;
  * OCTO_BW_UNKNOWN before the first sample. */
 guint64 octo_rtp_sender_bandwidth (const OctoRtpSender *sender);
 guint32 octo_rtp_sender_queued_packets (const OctoRtpSender *sender);

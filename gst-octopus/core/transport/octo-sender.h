@@ -2,25 +2,16 @@
  *
  * Sans-IO: the shell submits messages and ACK datagrams with the current
  * time and polls for the next datagram to transmit.  Messages are cut into
- * packets (octo-packet.h) and queued in an OctoEngine send buffer whose
- * bandwidth is the congestion controller's bottleneck estimate, so a source
- * faster than the path fills the buffer and the dropping rules decide what
- * goes.  Packets leave when the pacer and the congestion window allow;
- * nothing is ever retransmitted. */
+ * packets (octo-packet.h) and queued in the send session's buffer
+ * (octo-send-session.h), whose bandwidth is the congestion controller's
+ * bottleneck estimate, so a source faster than the path fills the buffer
+ * and the dropping rules decide what goes.  Packets leave when the pacer
+ * and the congestion window allow; nothing is ever retransmitted. */
 #pragma once
 
-#include "octo-bbr.h"
-#include "octo-engine.h"
-#include "octo-pacer.h"
+#include "octo-send-session.h"
 
 G_BEGIN_DECLS
-
-typedef enum {
-  OCTO_SENDER_BBR = 0,
-  OCTO_SENDER_DELAY_BBR,
-  /* Pace at max_rate with no window: a known-rate sender (tests, oracle). */
-  OCTO_SENDER_FIXED,
-} OctoSenderCc;
 
 typedef struct {
   guint32 mtu;                  /* bytes of UDP payload per packet */
@@ -51,18 +42,10 @@ typedef struct {
 void octo_sender_config_init (OctoSenderConfig *config);
 
 typedef struct {
-  guint64 pacing_rate;          /* bits/s */
-  guint64 bandwidth;            /* bottleneck estimate, bits/s; 0 unknown */
-  OctoTime min_rtt, srtt;       /* 0 unknown */
-  guint64 cwnd, inflight;       /* link bytes */
-  guint64 queued_bytes;
-  guint32 queued_packets;
-  OctoBbrMode mode;
+  OctoSendStats session;
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid;
   guint64 padding_packets, padding_bytes;       /* link bytes */
-  const OctoFlightStats *flight;
-  const OctoEngineStats *buffer;
 } OctoSenderStats;
 
 typedef struct _OctoSender OctoSender;

@@ -59,12 +59,12 @@ check_estimate_on_constant_link (guint packets_per_ms, OctoSenderCc cc)
       "(%.2f %%), min_rtt %" G_GUINT64_FORMAT " us, buffer drops %"
       G_GUINT64_FORMAT, cc == OCTO_SENDER_BBR ? "bbr" : "delay-bbr",
       link_bps, mean, 100.0 * (mean - link_bps) / link_bps,
-      st.min_rtt / OCTO_USECOND,
-      st.buffer->packets_dropped[OCTO_DROP_OVERFLOW]);
+      st.session.min_rtt / OCTO_USECOND,
+      st.session.buffer->packets_dropped[OCTO_DROP_OVERFLOW]);
   g_assert_cmpfloat (mean, >=, link_bps * 0.95);
   g_assert_cmpfloat (mean, <=, link_bps * 1.05);
-  g_assert_cmpuint (st.min_rtt, >=, 40 * OCTO_MSECOND);
-  g_assert_cmpuint (st.min_rtt, <=, 43 * OCTO_MSECOND);
+  g_assert_cmpuint (st.session.min_rtt, >=, 40 * OCTO_MSECOND);
+  g_assert_cmpuint (st.session.min_rtt, <=, 43 * OCTO_MSECOND);
   sim_world_free (sim);
   octo_trace_free (trace);
 }
@@ -201,19 +201,20 @@ test_live_source_at_twice_the_rate_drops_by_the_rules (void)
 
   OctoSenderStats st;
   octo_sender_get_stats (sim_world_sender (sim), &st);
-  const guint64 (*md)[OCTO_N_PRIORITIES] = st.buffer->messages_dropped;
+  const guint64 (*md)[OCTO_N_PRIORITIES] = st.session.buffer->messages_dropped;
   g_test_message ("dropped by dropper: p0 %" G_GUINT64_FORMAT " p1 %"
       G_GUINT64_FORMAT " p2 %" G_GUINT64_FORMAT " p3 %" G_GUINT64_FORMAT
       "; overflow %" G_GUINT64_FORMAT "; max latency %" G_GUINT64_FORMAT
       " ms", md[OCTO_DROP_DROPPER][0], md[OCTO_DROP_DROPPER][1],
       md[OCTO_DROP_DROPPER][2], md[OCTO_DROP_DROPPER][3],
-      st.buffer->packets_dropped[OCTO_DROP_OVERFLOW],
+      st.session.buffer->packets_dropped[OCTO_DROP_OVERFLOW],
       src.max_latency / OCTO_MSECOND);
   /* The rules, not the buffer size, shed the excess: TL2 frames go, key
    * frames never, and nothing overflows. */
   g_assert_cmpuint (md[OCTO_DROP_DROPPER][3], >, 0);
   g_assert_cmpuint (md[OCTO_DROP_DROPPER][0], ==, 0);
-  g_assert_cmpuint (st.buffer->packets_dropped[OCTO_DROP_OVERFLOW], ==, 0);
+  g_assert_cmpuint (st.session.buffer->packets_dropped[OCTO_DROP_OVERFLOW], ==,
+      0);
   g_assert_cmpuint (src.delivered_by_priority[0], >=,
       src.sent_by_priority[0] - 1);
   g_assert_cmpuint (src.delivered_by_priority[1], >=,
@@ -241,7 +242,7 @@ test_bbr_modes_and_pacing_from_scripted_acks (void)
   const guint64 link = 12000000;
   OctoTime busy_until = 0, wake;
   guint32 next_seq = 0;
-  OctoBbrMode seen[4] = { 0 };
+  const gchar *seen[4] = { NULL };
   guint n_seen = 0;
   gboolean accepted;
   guint8 *data = g_malloc0 (20000);
@@ -255,7 +256,7 @@ test_bbr_modes_and_pacing_from_scripted_acks (void)
     /* Keep the send buffer backlogged. */
     OctoSenderStats st;
     octo_sender_get_stats (s, &st);
-    if (st.queued_bytes < 100000)
+    if (st.session.queued_bytes < 100000)
       octo_sender_submit (s, &h, &info, data, 20000, now, &accepted);
 
     gsize len;
@@ -280,23 +281,24 @@ test_bbr_modes_and_pacing_from_scripted_acks (void)
       g_array_remove_range (acks, 0, done);
     }
     octo_sender_get_stats (s, &st);
-    if (n_seen == 0 || (n_seen < 4 && seen[n_seen - 1] != st.mode))
-      seen[n_seen++] = st.mode;
+    if (n_seen == 0 || (n_seen < 4 &&
+            g_strcmp0 (seen[n_seen - 1], st.session.state) != 0))
+      seen[n_seen++] = st.session.state;
   }
 
   g_assert_cmpuint (n_seen, >=, 3);
-  g_assert_cmpint (seen[0], ==, OCTO_BBR_STARTUP);
-  g_assert_cmpint (seen[1], ==, OCTO_BBR_DRAIN);
-  g_assert_cmpint (seen[2], ==, OCTO_BBR_PROBE_BW);
+  g_assert_cmpstr (seen[0], ==, "startup");
+  g_assert_cmpstr (seen[1], ==, "drain");
+  g_assert_cmpstr (seen[2], ==, "probe-bw");
 
   OctoSenderStats st;
   octo_sender_get_stats (s, &st);
-  g_assert_cmpint (st.mode, ==, OCTO_BBR_PROBE_BW);
-  g_assert_cmpfloat (st.bandwidth, >=, link * 0.95);
-  g_assert_cmpfloat (st.bandwidth, <=, link * 1.05);
-  g_assert_cmpuint (st.min_rtt, >=, 40 * OCTO_MSECOND);
-  g_assert_cmpuint (st.min_rtt, <=, 42 * OCTO_MSECOND);
-  gdouble gain = (gdouble) st.pacing_rate / st.bandwidth;
+  g_assert_cmpstr (st.session.state, ==, "probe-bw");
+  g_assert_cmpfloat (st.session.bandwidth, >=, link * 0.95);
+  g_assert_cmpfloat (st.session.bandwidth, <=, link * 1.05);
+  g_assert_cmpuint (st.session.min_rtt, >=, 40 * OCTO_MSECOND);
+  g_assert_cmpuint (st.session.min_rtt, <=, 42 * OCTO_MSECOND);
+  gdouble gain = (gdouble) st.session.pacing_rate / st.session.bandwidth;
   g_assert_true (fabs (gain - 1.25) < 0.001 || fabs (gain - 0.75) < 0.001 ||
       fabs (gain - 1) < 0.001);
   g_assert_cmpuint (st.acks_invalid, ==, 0);
@@ -485,8 +487,9 @@ test_rtt_over_a_traced_uplink_is_at_least_propagation (void)
   sim_world_run_until (sim, 5 * OCTO_SECOND);
   OctoSenderStats st;
   octo_sender_get_stats (sim_world_sender (sim), &st);
-  g_test_message ("min_rtt %" G_GUINT64_FORMAT " us", st.min_rtt / OCTO_USECOND);
-  g_assert_cmpuint (st.min_rtt, >=, 60 * OCTO_MSECOND);
+  g_test_message ("min_rtt %" G_GUINT64_FORMAT " us",
+      st.session.min_rtt / OCTO_USECOND);
+  g_assert_cmpuint (st.session.min_rtt, >=, 60 * OCTO_MSECOND);
   g_assert_cmpuint (d.messages, >=, 20);
   sim_world_free (sim);
   octo_trace_free (down);

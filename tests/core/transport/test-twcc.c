@@ -305,13 +305,15 @@ test_estimate_follows_the_bottleneck (void)
   g_assert_cmpuint (res.bandwidth_at_end, <=, 2040000);
   octo_rtp_sender_get_stats (s, &st);
   /* 40 ms of propagation plus one packet's 4.95 ms on the link. */
-  g_assert_cmpuint (st.min_rtt, >=, 44 * MS);
-  g_assert_cmpuint (st.min_rtt, <=, 46 * MS);
-  g_assert_cmpuint (st.flight->packets_lost, ==, 0);
+  g_assert_cmpuint (st.session.min_rtt, >=, 44 * MS);
+  g_assert_cmpuint (st.session.min_rtt, <=, 46 * MS);
+  g_assert_cmpuint (st.session.flight->packets_lost, ==, 0);
   g_assert_cmpuint (st.twcc->reports_unknown, ==, 0);
   /* A busy link's batches span the feedback interval: that much window. */
-  g_assert_cmpuint (st.feedback_hold_back, >=, FEEDBACK_INTERVAL - 5 * MS);
-  g_assert_cmpuint (st.feedback_hold_back, <=, FEEDBACK_INTERVAL + 5 * MS);
+  g_assert_cmpuint (st.session.feedback_hold_back, >=,
+      FEEDBACK_INTERVAL - 5 * MS);
+  g_assert_cmpuint (st.session.feedback_hold_back, <=,
+      FEEDBACK_INTERVAL + 5 * MS);
   octo_rtp_sender_free (s);
 }
 
@@ -352,17 +354,20 @@ test_rules_drop_upper_layers_when_the_path_is_slow (void)
   for (guint p = 0; p < 4; p++)
     g_test_message ("priority %u: %" G_GUINT64_FORMAT " sent, %"
         G_GUINT64_FORMAT " dropped", p, res.sent_messages[p],
-        st.buffer->messages_dropped[OCTO_DROP_DROPPER][p]);
+        st.session.buffer->messages_dropped[OCTO_DROP_DROPPER][p]);
   /* 250 frames: 32 key frames, 31 TL0, 62 TL1, 125 TL2. */
   g_assert_cmpuint (res.sent_messages[0], >=, 31);
-  g_assert_cmpuint (st.buffer->messages_dropped[OCTO_DROP_DROPPER][0], ==, 0);
-  g_assert_cmpuint (st.buffer->messages_dropped[OCTO_DROP_OVERFLOW][0], ==, 0);
-  g_assert_cmpuint (st.buffer->messages_dropped[OCTO_DROP_DROPPER][3], >, 60);
+  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_DROPPER][0],
+      ==, 0);
+  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_OVERFLOW][0],
+      ==, 0);
+  g_assert_cmpuint (st.session.buffer->messages_dropped[OCTO_DROP_DROPPER][3],
+      >, 60);
   g_assert_cmpuint (res.sent_messages[3], <, res.sent_messages[1] * 2);
   g_assert_cmpuint (res.bandwidth_at_end, >=, 1400000);
   g_assert_cmpuint (res.bandwidth_at_end, <=, 1600000);
   /* The send buffer, not the path, took the excess: nothing was lost. */
-  g_assert_cmpuint (st.flight->packets_lost, ==, 0);
+  g_assert_cmpuint (st.session.flight->packets_lost, ==, 0);
   octo_rtp_sender_free (s);
 }
 
@@ -409,8 +414,8 @@ test_an_outage_is_no_feedback_hold_back (void)
   now = send_and_report (s, now + 2 * OCTO_SECOND);
   octo_rtp_sender_get_stats (s, &st);
   g_assert_cmpuint (st.feedbacks, ==, 2);
-  g_assert_cmpuint (st.feedback_hold_back, >=, 4 * MS);
-  g_assert_cmpuint (st.feedback_hold_back, <=, 20 * MS);
+  g_assert_cmpuint (st.session.feedback_hold_back, >=, 4 * MS);
+  g_assert_cmpuint (st.session.feedback_hold_back, <=, 20 * MS);
   octo_rtp_sender_free (s);
 }
 

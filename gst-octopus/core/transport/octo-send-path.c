@@ -1,0 +1,245 @@
+/* gst-octopus core: one path of a sender (see octo-send-path.h). */
+#include "octo-send-path.h"
+
+struct _OctoSendPath {
+  OctoSendPathConfig config;
+  OctoFlight *flight;
+  OctoCc *cc;
+  OctoPacer pacer;
+  gboolean fed_back;            /* a feedback arrived */
+  OctoTime hold_backs[OCTO_SEND_PATH_HOLD_BACKS];
+  guint next_hold_back;
+};
+
+OctoSendPath *
+octo_send_path_new (const OctoSendPathConfig *config, OctoCc *cc)
+{
+  OctoSendPath *p = g_new0 (OctoSendPath, 1);
+
+  p->config = *config;
+  p->flight = octo_flight_new ();
+  p->cc = cc;
+  octo_pacer_init (&p->pacer, OCTO_PACER_DEFAULT_BURST);
+  return p;
+}
+
+OctoSendPath *
+octo_send_path_new_for (const OctoSendPathConfig *config, OctoSenderCc kind,
+    guint32 mss, guint32 seed, OctoTime now)
+{
+  OctoSendPathConfig pc = *config;
+  OctoBbrConfig bc = {
+    .algorithm = kind == OCTO_SENDER_DELAY_BBR ? OCTO_CC_DELAY_BBR :
+        OCTO_CC_BBR,
+    .mss = mss,
+    .seed = seed,
+  };
+
+  if (kind != OCTO_SENDER_FIXED)
+    return octo_send_path_new (&pc, octo_cc_new_bbr (&bc, now));
+  /* max_rate is the rate itself, the fixed rates set later replace it, and
+   * the estimate reported may exceed the pacing rate (the Oracle's): no
+   * cap; the rate is known from the start. */
+  pc.max_rate = 0;
+  pc.initial_rate = 0;
+  return octo_send_path_new (&pc, octo_cc_new_fixed (config->max_rate, 0));
+}
+
+void
+octo_send_path_set_fixed_rates (OctoSendPath *path, guint64 pacing_rate,
+    guint64 bandwidth)
+{
+  octo_cc_fixed_set_rates (path->cc, pacing_rate, bandwidth);
+}
+
+void
+octo_send_path_free (OctoSendPath *path)
+{
+  if (!path)
+    return;
+  octo_flight_free (path->flight);
+  octo_cc_free (path->cc);
+  g_free (path);
+}
+
+OctoCc *
+octo_send_path_cc (const OctoSendPath *path)
+{
+  return path->cc;
+}
+
+OctoFlight *
+octo_send_path_flight (const OctoSendPath *path)
+{
+  return path->flight;
+}
+
+static guint64
+capped (const OctoSendPath *p, guint64 rate)
+{
+  if (p->config.max_rate && rate > p->config.max_rate)
+    return p->config.max_rate;
+  return rate;
+}
+
+static gboolean
+before_feedback (const OctoSendPath *p)
+{
+  return !p->fed_back && p->config.initial_rate > 0;
+}
+
+guint64
+octo_send_path_pacing_rate (const OctoSendPath *path)
+{
+  if (before_feedback (path))
+    return capped (path, path->config.initial_rate);
+  return capped (path, path->cc->ops->pacing_rate (path->cc));
+}
+
+guint64
+octo_send_path_bandwidth (const OctoSendPath *path)
+{
+  return capped (path, path->cc->ops->bandwidth (path->cc));
+}
+
+guint64
+octo_send_path_estimate (const OctoSendPath *path)
+{
+  return path->cc->ops->bandwidth (path->cc);
+}
+
+OctoTime
+octo_send_path_hold_back (const OctoSendPath *path)
+{
+  OctoTime hold_back = 0;
+
+  for (guint i = 0; i < OCTO_SEND_PATH_HOLD_BACKS; i++)
+    hold_back = MAX (hold_back, path->hold_backs[i]);
+  return hold_back;
+}
+
+guint64
+octo_send_path_cwnd (const OctoSendPath *path)
+{
+  guint64 cwnd = path->cc->ops->cwnd (path->cc);
+
+  if (cwnd == OCTO_CC_NO_WINDOW)
+    return OCTO_CC_NO_WINDOW;
+  return cwnd + octo_send_path_estimate (path) *
+      octo_send_path_hold_back (path) / (8 * OCTO_SECOND);
+}
+
+OctoTime
+octo_send_path_min_rtt (const OctoSendPath *path)
+{
+  if (path->cc->ops->min_rtt)
+    return path->cc->ops->min_rtt (path->cc);
+  return octo_flight_min_rtt (path->flight);
+}
+
+const gchar *
+octo_send_path_state (const OctoSendPath *path)
+{
+  return path->cc->ops->state (path->cc);
+}
+
+gboolean
+octo_send_path_probing (const OctoSendPath *path)
+{
+  return path->cc->ops->probing && path->cc->ops->probing (path->cc);
+}
+
+void
+octo_send_path_update_pacer (OctoSendPath *path)
+{
+  octo_pacer_set_rate (&path->pacer, octo_send_path_pacing_rate (path));
+}
+
+gboolean
+octo_send_path_on_timer (OctoSendPath *path, OctoTime now)
+{
+  OctoTime hold_back = octo_send_path_hold_back (path);
+
+  /* The flight's clock runs the hold-back behind. */
+  return !before_feedback (path) && octo_flight_on_timer (path->flight,
+      now > hold_back ? now - hold_back : 0) > 0;
+}
+
+static OctoTime
+next_timeout (const OctoSendPath *p)
+{
+  OctoTime timeout;
+
+  if (before_feedback (p))
+    return OCTO_TIME_NONE;
+  timeout = octo_flight_next_timeout (p->flight);
+  if (timeout != OCTO_TIME_NONE)
+    timeout += octo_send_path_hold_back (p);
+  return timeout;
+}
+
+gboolean
+octo_send_path_may_send (OctoSendPath *path, OctoTime now, OctoTime *wake)
+{
+  guint64 cwnd = octo_send_path_cwnd (path);
+
+  if (cwnd != OCTO_CC_NO_WINDOW && !before_feedback (path) &&
+      octo_flight_inflight (path->flight) >= cwnd) {
+    *wake = next_timeout (path);
+    return FALSE;
+  }
+  OctoTime next = octo_pacer_next_send_time (&path->pacer, now);
+  if (next > now) {
+    *wake = next;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+octo_send_path_idle (OctoSendPath *path, OctoTime *wake)
+{
+  octo_flight_mark_app_limited (path->flight);
+  *wake = next_timeout (path);
+}
+
+guint64
+octo_send_path_on_sent (OctoSendPath *path, guint32 size, gboolean tracked,
+    OctoTime now)
+{
+  guint64 seq = 0;
+
+  if (tracked) {
+    guint64 inflight = octo_flight_inflight (path->flight);
+    gboolean app_limited = octo_flight_is_app_limited (path->flight);
+
+    seq = octo_flight_on_sent (path->flight, size, now);
+    if (path->cc->ops->on_send)
+      path->cc->ops->on_send (path->cc, seq, inflight, app_limited, now);
+  }
+  octo_pacer_on_sent (&path->pacer, size, now);
+  return seq;
+}
+
+void
+octo_send_path_on_feedback (OctoSendPath *path, OctoTime hold_back)
+{
+  path->fed_back = TRUE;
+  if (hold_back == OCTO_TIME_NONE)
+    return;
+  path->hold_backs[path->next_hold_back] = hold_back;
+  path->next_hold_back = (path->next_hold_back + 1) % OCTO_SEND_PATH_HOLD_BACKS;
+}
+
+void
+octo_send_path_on_ack (OctoSendPath *path, const OctoAck *ack,
+    OctoTime ack_time)
+{
+  OctoRateSample rs;
+
+  octo_flight_on_ack (path->flight, ack, ack_time, &rs);
+  if (path->cc->ops->on_ack && (rs.newly_acked > 0 || rs.newly_lost > 0))
+    path->cc->ops->on_ack (path->cc, &rs,
+        octo_flight_get_stats (path->flight)->bytes_acked,
+        octo_flight_inflight (path->flight), ack_time);
+}

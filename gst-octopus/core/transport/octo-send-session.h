@@ -1,0 +1,91 @@
+/* gst-octopus core: the skeleton both senders share (octo-sender.h over
+ * UDP, octo-rtp-sender.h over RTP): a send buffer and the path that
+ * empties it.
+ *
+ * The send buffer is an OctoEngine whose bandwidth is the path's estimate,
+ * so a source faster than the path fills the buffer and the dropping rules
+ * decide what goes; packets leave when the path's window and pacer allow
+ * (octo-send-path.h).  The adapters on top cut messages into packets (or
+ * take RTP packets as they come) and turn the peer's feedback into ACKs;
+ * the controller is whichever OctoCc the path was given. */
+#pragma once
+
+#include "octo-engine.h"
+#include "octo-send-path.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 buffer_bytes;         /* link bytes */
+  gboolean rules;               /* FALSE: drop-tail */
+  /* Releases a packet the buffer dropped, or still held when freed. */
+  OctoDropFunc drop_func;
+  gpointer user_data;
+} OctoSendSessionConfig;
+
+/* What every sender reports. */
+typedef struct {
+  guint64 pacing_rate;          /* bits/s */
+  guint64 bandwidth;            /* bits/s; 0 unknown */
+  OctoTime min_rtt, srtt;       /* 0 unknown */
+  guint64 cwnd, inflight;       /* link bytes; cwnd 0: no window */
+  OctoTime feedback_hold_back;  /* largest recent hold-back of feedback */
+  guint64 queued_bytes;
+  guint32 queued_packets;
+  const gchar *state;           /* the controller's: "startup", "fixed", ... */
+  const OctoFlightStats *flight;
+  const OctoEngineStats *buffer;
+} OctoSendStats;
+
+/* Relative change of the estimate worth telling the app (an encoder
+ * re-chooses its rate on it). */
+#define OCTO_SEND_NOTIFY_CHANGE 0.05
+
+/* Whether @bandwidth differs enough from @notified, the value the app last
+ * heard, to tell it: by more than OCTO_SEND_NOTIFY_CHANGE of @notified, or
+ * to or from 0 (unknown). */
+gboolean octo_send_bandwidth_changed_enough (guint64 notified,
+    guint64 bandwidth);
+
+typedef struct _OctoSendSession OctoSendSession;
+
+/* Takes @path. */
+OctoSendSession *octo_send_session_new (const OctoSendSessionConfig *config,
+    OctoSendPath *path);
+/* Releases the packets still queued through config->drop_func. */
+void octo_send_session_free (OctoSendSession *session);
+
+OctoSendPath *octo_send_session_path (const OctoSendSession *session);
+
+/* Queues @packet; FALSE if the buffer discarded it at once (drop_func has
+ * released it). */
+gboolean octo_send_session_enqueue (OctoSendSession *session,
+    OctoPacket *packet, OctoTime now);
+typedef enum {
+  OCTO_SEND_PACKET,             /* a packet may leave now: here it is */
+  OCTO_SEND_HELD,               /* the path holds packets back until @wake */
+  OCTO_SEND_EMPTY,              /* the path would let one leave; none queued */
+} OctoSendNext;
+
+/* What may leave at @now.  On OCTO_SEND_EMPTY the caller sends something
+ * else through octo_send_session_on_sent() or calls
+ * octo_send_session_idle(). */
+OctoSendNext octo_send_session_dequeue (OctoSendSession *session,
+    OctoTime now, OctoPacket *out, OctoTime *wake);
+/* Nothing to send: see octo_send_path_idle(). */
+void octo_send_session_idle (OctoSendSession *session, OctoTime *wake);
+/* See octo_send_path_on_sent(). */
+guint64 octo_send_session_on_sent (OctoSendSession *session, guint32 size,
+    gboolean tracked, OctoTime now);
+
+/* After the path's estimate may have changed (feedback, losses, new fixed
+ * rates): the pacer takes the pacing rate and the buffer the estimate. */
+void octo_send_session_update (OctoSendSession *session);
+
+/* The path's estimate, capped; what the dropping rules see. */
+guint64 octo_send_session_bandwidth (const OctoSendSession *session);
+guint32 octo_send_session_queued_packets (const OctoSendSession *session);
+void octo_send_session_get_stats (const OctoSendSession *session,
+    OctoSendStats *stats);
+
+G_END_DECLS

@@ -1,0 +1,390 @@
+/* The senders' skeleton: a send session (buffer + path) with a scripted
+ * controller plugged in, on a virtual clock. */
+#include "transport/octo-send-session.h"
+
+#define MS OCTO_MSECOND
+
+/* A controller whose answers the test sets, counting what it is told. */
+typedef struct {
+  OctoCc cc;
+  guint64 pacing_rate, bandwidth, cwnd;
+  guint sends, acks;
+  guint64 bytes_acked;
+} ScriptCc;
+
+static void
+script_free (OctoCc *cc)
+{
+  g_free (cc);
+}
+
+static void
+script_on_send (OctoCc *cc, guint64 seq, guint64 inflight,
+    gboolean app_limited, OctoTime now)
+{
+  (void) seq;
+  (void) inflight;
+  (void) app_limited;
+  (void) now;
+  ((ScriptCc *) cc)->sends++;
+}
+
+static void
+script_on_ack (OctoCc *cc, const OctoRateSample *rs, guint64 delivered,
+    guint64 inflight, OctoTime now)
+{
+  ScriptCc *s = (ScriptCc *) cc;
+
+  (void) delivered;
+  (void) inflight;
+  (void) now;
+  s->acks++;
+  s->bytes_acked += rs->newly_acked;
+}
+
+static guint64
+script_pacing_rate (const OctoCc *cc)
+{
+  return ((const ScriptCc *) cc)->pacing_rate;
+}
+
+static guint64
+script_bandwidth (const OctoCc *cc)
+{
+  return ((const ScriptCc *) cc)->bandwidth;
+}
+
+static guint64
+script_cwnd (const OctoCc *cc)
+{
+  return ((const ScriptCc *) cc)->cwnd;
+}
+
+static gboolean
+script_probing (const OctoCc *cc)
+{
+  (void) cc;
+  return FALSE;
+}
+
+static const gchar *
+script_state (const OctoCc *cc)
+{
+  (void) cc;
+  return "scripted";
+}
+
+static const OctoCcOps script_ops = {
+  .free = script_free,
+  .on_send = script_on_send,
+  .on_ack = script_on_ack,
+  .pacing_rate = script_pacing_rate,
+  .bandwidth = script_bandwidth,
+  .cwnd = script_cwnd,
+  .probing = script_probing,
+  .state = script_state,
+};
+
+static ScriptCc *
+script_new (guint64 pacing_rate, guint64 bandwidth, guint64 cwnd)
+{
+  ScriptCc *s = g_new0 (ScriptCc, 1);
+
+  s->cc.ops = &script_ops;
+  s->pacing_rate = pacing_rate;
+  s->bandwidth = bandwidth;
+  s->cwnd = cwnd;
+  return s;
+}
+
+typedef struct {
+  guint dropped;
+} Drops;
+
+static void
+count_drop (const OctoPacket *packet, OctoDropReason reason,
+    gpointer user_data)
+{
+  (void) packet;
+  (void) reason;
+  ((Drops *) user_data)->dropped++;
+}
+
+static OctoSendSession *
+session_new (ScriptCc *cc, guint64 max_rate, guint64 initial_rate,
+    Drops *drops)
+{
+  OctoSendSessionConfig sc = {
+    .buffer_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES,
+    .rules = TRUE,
+    .drop_func = count_drop,
+    .user_data = drops,
+  };
+  OctoSendPathConfig pc = {
+    .max_rate = max_rate,
+    .initial_rate = initial_rate,
+  };
+
+  return octo_send_session_new (&sc, octo_send_path_new (&pc, &cc->cc));
+}
+
+/* Queues a one-packet message of @size link bytes. */
+static void
+enqueue (OctoSendSession *s, guint32 msg_id, guint32 size,
+    guint64 bitrate_threshold, OctoTime now)
+{
+  OctoPacket p = {
+    .size = size,
+    .tagged = TRUE,
+    .header = {
+      .msg_id = msg_id,
+      .link_bitrate_threshold_bps = bitrate_threshold,
+      .first = TRUE,
+      .last = TRUE,
+    },
+  };
+
+  g_assert_true (octo_send_session_enqueue (s, &p, now));
+}
+
+static OctoSendNext
+next (OctoSendSession *s, OctoTime now, OctoTime *wake)
+{
+  OctoPacket p;
+
+  *wake = OCTO_TIME_NONE;
+  return octo_send_session_dequeue (s, now, &p, wake);
+}
+
+static void
+test_controller_hears_of_tracked_packets_and_acks (void)
+{
+  ScriptCc *cc = script_new (0, 1000000, OCTO_CC_NO_WINDOW);
+  Drops drops = { 0 };
+  OctoSendSession *s = session_new (cc, 0, 0, &drops);
+  OctoSendPath *path = octo_send_session_path (s);
+  OctoSendStats st;
+  OctoTime wake;
+  guint64 seq[3];
+
+  for (guint i = 0; i < 3; i++)
+    enqueue (s, i, 1000, 0, 0);
+  for (guint i = 0; i < 3; i++) {
+    g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+    seq[i] = octo_send_session_on_sent (s, 1000, i < 2, 0);
+  }
+  g_assert_cmpuint (cc->sends, ==, 2);
+  g_assert_cmpuint (seq[1], ==, seq[0] + 1);
+  g_assert_cmpuint (seq[2], ==, 0);
+
+  OctoAck ack = {.n_ranges = 1 };
+  ack.ranges[0].first = (guint32) seq[0];
+  ack.ranges[0].last = (guint32) seq[1];
+  octo_send_path_on_feedback (path, OCTO_TIME_NONE);
+  octo_send_path_on_ack (path, &ack, 40 * MS);
+  octo_send_session_update (s);
+  g_assert_cmpuint (cc->acks, ==, 1);
+  g_assert_cmpuint (cc->bytes_acked, ==, 2000);
+
+  g_assert_cmpint (next (s, 40 * MS, &wake), ==, OCTO_SEND_EMPTY);
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.flight->packets_sent, ==, 2);
+  g_assert_cmpuint (st.flight->packets_acked, ==, 2);
+  g_assert_cmpuint (st.inflight, ==, 0);
+  g_assert_cmpuint (st.min_rtt, ==, 40 * MS);
+  g_assert_cmpstr (st.state, ==, "scripted");
+  g_assert_cmpuint (drops.dropped, ==, 0);
+  octo_send_session_free (s);
+}
+
+static void
+test_pacer_and_buffer_follow_the_estimate (void)
+{
+  ScriptCc *cc = script_new (1000000, 1000000, OCTO_CC_NO_WINDOW);
+  Drops drops = { 0 };
+  OctoSendSession *s = session_new (cc, 0, 0, &drops);
+  OctoSendStats st;
+  OctoTime wake;
+
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.pacing_rate, ==, 1000000);
+  g_assert_cmpuint (st.bandwidth, ==, 1000000);
+
+  /* 1250 bytes at 1 Mbit/s: the next packet 10 ms later. */
+  enqueue (s, 0, 1250, 0, 0);
+  enqueue (s, 1, 1250, 0, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==, 10 * MS);
+
+  /* The controller now paces at 2 Mbit/s and estimates 500 kbit/s: the
+   * gap halves and a message needing 800 kbit/s is dropped at the head. */
+  cc->pacing_rate = 2000000;
+  cc->bandwidth = 500000;
+  octo_send_session_update (s);
+  enqueue (s, 2, 1250, 800000, 0);
+  g_assert_cmpint (next (s, 5 * MS, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, 5 * MS);
+  g_assert_cmpint (next (s, 5 * MS, &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==, 10 * MS);
+  g_assert_cmpint (next (s, 10 * MS, &wake), ==, OCTO_SEND_EMPTY);
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.pacing_rate, ==, 2000000);
+  g_assert_cmpuint (st.bandwidth, ==, 500000);
+  g_assert_cmpuint (st.buffer->messages_dropped[OCTO_DROP_BITRATE][0], ==, 1);
+  g_assert_cmpuint (drops.dropped, ==, 1);
+
+  /* Once the estimate covers it, the same kind of message leaves. */
+  cc->bandwidth = 1000000;
+  octo_send_session_update (s);
+  enqueue (s, 3, 1250, 800000, 10 * MS);
+  g_assert_cmpint (next (s, 10 * MS, &wake), ==, OCTO_SEND_PACKET);
+  g_assert_cmpuint (drops.dropped, ==, 1);
+  octo_send_session_free (s);
+}
+
+static void
+test_max_rate_caps_pacing_and_estimate (void)
+{
+  ScriptCc *cc = script_new (3000000, 2000000, OCTO_CC_NO_WINDOW);
+  Drops drops = { 0 };
+  OctoSendSession *s = session_new (cc, 1000000, 0, &drops);
+  OctoSendStats st;
+
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.pacing_rate, ==, 1000000);
+  g_assert_cmpuint (st.bandwidth, ==, 1000000);
+  g_assert_cmpuint (octo_send_session_bandwidth (s), ==, 1000000);
+  g_assert_cmpuint (octo_send_path_estimate (octo_send_session_path (s)), ==,
+      2000000);
+  octo_send_session_free (s);
+}
+
+/* The window holds packets back; a feedback hold-back of 10 ms at 8 Mbit/s
+ * widens it by 10 kB. */
+static void
+test_hold_back_widens_the_window (void)
+{
+  ScriptCc *cc = script_new (0, 8000000, 2500);
+  Drops drops = { 0 };
+  OctoSendSession *s = session_new (cc, 0, 0, &drops);
+  OctoSendPath *path = octo_send_session_path (s);
+  OctoSendStats st;
+  OctoTime wake;
+
+  for (guint i = 0; i < 3; i++)
+    enqueue (s, i, 1250, 0, 0);
+  for (guint i = 0; i < 2; i++) {
+    g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+    octo_send_session_on_sent (s, 1250, TRUE, 0);
+  }
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==,
+      octo_flight_next_timeout (octo_send_path_flight (path)));
+  g_assert_cmpuint (wake, !=, OCTO_TIME_NONE);
+
+  octo_send_path_on_feedback (path, 10 * MS);
+  octo_send_session_update (s);
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.cwnd, ==, 2500 + 10000);
+  g_assert_cmpuint (st.feedback_hold_back, ==, 10 * MS);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_free (s);
+}
+
+/* Before the first feedback: the initial rate, no window. */
+static void
+test_initial_rate_until_the_first_feedback (void)
+{
+  ScriptCc *cc = script_new (4000000, 0, 1250);
+  Drops drops = { 0 };
+  OctoSendSession *s = session_new (cc, 0, 500000, &drops);
+  OctoSendStats st;
+  OctoTime wake;
+
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.pacing_rate, ==, 500000);
+  for (guint i = 0; i < 3; i++)
+    enqueue (s, i, 1250, 0, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==, 20 * MS);
+  g_assert_cmpint (next (s, 20 * MS, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, 20 * MS);
+
+  octo_send_path_on_feedback (octo_send_session_path (s), OCTO_TIME_NONE);
+  octo_send_session_update (s);
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.pacing_rate, ==, 4000000);
+  g_assert_cmpint (next (s, 40 * MS, &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (st.inflight, ==, 2500);
+  octo_send_session_free (s);
+}
+
+/* The Oracle's use: its estimate may exceed its pacing rate. */
+static void
+test_fixed_controller_reports_what_it_is_set_to (void)
+{
+  OctoSendSessionConfig sc = {
+    .buffer_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES,
+    .rules = TRUE,
+    .drop_func = count_drop,
+  };
+  OctoSendPathConfig pc = {.max_rate = 1000000 };
+  Drops drops = { 0 };
+  OctoSendSession *s;
+  OctoSendStats st;
+
+  sc.user_data = &drops;
+  s = octo_send_session_new (&sc, octo_send_path_new_for (&pc,
+          OCTO_SENDER_FIXED, 1428, 1, 0));
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.pacing_rate, ==, 1000000);
+  g_assert_cmpuint (st.bandwidth, ==, 1000000);
+  g_assert_cmpuint (st.cwnd, ==, OCTO_CC_NO_WINDOW);
+  g_assert_cmpstr (st.state, ==, "fixed");
+
+  octo_send_path_set_fixed_rates (octo_send_session_path (s), 2000000,
+      5000000);
+  octo_send_session_update (s);
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.pacing_rate, ==, 2000000);
+  g_assert_cmpuint (st.bandwidth, ==, 5000000);
+  octo_send_session_free (s);
+}
+
+static void
+test_notify_rule_threshold_is_five_percent (void)
+{
+  g_assert_false (octo_send_bandwidth_changed_enough (0, 0));
+  g_assert_true (octo_send_bandwidth_changed_enough (0, 1));
+  g_assert_true (octo_send_bandwidth_changed_enough (1000000, 0));
+  g_assert_false (octo_send_bandwidth_changed_enough (1000000, 1000000));
+  g_assert_false (octo_send_bandwidth_changed_enough (1000000, 1049999));
+  g_assert_true (octo_send_bandwidth_changed_enough (1000000, 1050000));
+  g_assert_false (octo_send_bandwidth_changed_enough (1000000, 950001));
+  g_assert_true (octo_send_bandwidth_changed_enough (1000000, 950000));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/send-session/controller-hears-of-tracked-"
+      "packets-and-acks", test_controller_hears_of_tracked_packets_and_acks);
+  g_test_add_func ("/transport/send-session/pacer-and-buffer-follow-the-"
+      "estimate", test_pacer_and_buffer_follow_the_estimate);
+  g_test_add_func ("/transport/send-session/max-rate-caps-pacing-and-estimate",
+      test_max_rate_caps_pacing_and_estimate);
+  g_test_add_func ("/transport/send-session/hold-back-widens-the-window",
+      test_hold_back_widens_the_window);
+  g_test_add_func ("/transport/send-session/initial-rate-until-the-first-"
+      "feedback", test_initial_rate_until_the_first_feedback);
+  g_test_add_func ("/transport/send-session/fixed-controller-reports-what-it-"
+      "is-set-to", test_fixed_controller_reports_what_it_is_set_to);
+  g_test_add_func ("/transport/send-session/notify-rule-threshold-is-five-"
+      "percent", test_notify_rule_threshold_is_five_percent);
+  return g_test_run ();
+}
