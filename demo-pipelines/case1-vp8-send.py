@@ -5,7 +5,7 @@ policy=framerate -> octopussink.
 vp8enc's temporal-layer properties are GValueArrays that gst-launch cannot
 set, and vp8enc crashes with temporal layers but no layer-sync flags, so the
 encoder is configured here from code.  The layer pattern is the 0,2,1,2
-structure of DESIGN.md (GoP 8: keyframe-max-dist 8).
+structure of docs/design.md (GoP 8: keyframe-max-dist 8).
 
     case1-vp8-send.py [--host 127.0.0.1] [--port 5004] [--seconds 10]
                       [--bitrate 2000000] [--source videotestsrc]

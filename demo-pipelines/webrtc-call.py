@@ -87,12 +87,12 @@ FPS = 25                        # the clip's own rate
 WIDTH, HEIGHT = 640, 360
 FRAME_BYTES = WIDTH * HEIGHT * 3 // 2   # I420
 JITTERBUFFER_LATENCY_MS = 50
-SVC_GOP = 10                    # DESIGN.md case 2
+SVC_GOP = 10                    # docs/design.md case 2
 MIN_BITRATE = 200000
 RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# vp8enc temporal layers as in case1-vp8-send.py (DESIGN.md case 1).
+# vp8enc temporal layers as in case1-vp8-send.py (docs/design.md case 1).
 LAYER_FLAGS = ("<no-ref-golden+no-upd-golden+no-upd-alt,"
                "no-ref-golden+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
                "no-ref-golden+no-upd-last+no-upd-alt,"

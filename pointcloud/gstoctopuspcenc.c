@@ -4,7 +4,7 @@
  * the meta's cell id is the cell's viewport rank so that cells 0 and 1 are
  * the front ones, as the preset (and octopustag policy=volumetric)
  * expects.  sent-log= writes eval/octo-metrics' sender log, scored by
- * pc-view-quality.c from ssim-table= (DESIGN.md's live volumetric
+ * pc-view-quality.c from ssim-table= (docs/design.md's live volumetric
  * metric). */
 #include "gstoctopuspcenc.h"
 

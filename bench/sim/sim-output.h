@@ -1,5 +1,5 @@
 /* A run's output files (results/<run>/runs/<name>/): frames.csv,
- * summary.json (the record of DESIGN.md's keys), details.json. */
+ * summary.json (the record of docs/design.md's keys), details.json. */
 #pragma once
 
 #include "sim-run.h"

@@ -1,4 +1,4 @@
-/* The schemes the simulator compares (DESIGN.md "Baselines"): what the
+/* The schemes the simulator compares (docs/design.md "Baselines"): what the
  * endpoint does and which queue the network has. */
 #pragma once
 

@@ -1,6 +1,6 @@
 /* octopustag: attaches GstOctopusMeta per a dropping policy preset.
  *
- * The presets are the core's (octo-preset.h, DESIGN.md "Case-study
+ * The presets are the core's (octo-preset.h, docs/design.md "Case-study
  * policies"); they derive the dropping fields from the key-frame flag and
  * the layer ids, never from a frame's position:
  *

@@ -1,6 +1,6 @@
 /* gst-octopus point clouds: how a frame becomes messages — cells on the
  * ground plane, disjoint random density layers per cell, which cells are
- * in front for a viewport, and the send order of DESIGN.md's volumetric
+ * in front for a viewport, and the send order of docs/design.md's volumetric
  * case. */
 #pragma once
 

@@ -1,4 +1,4 @@
-/* gst-octopus point clouds: the visual quality of a frame as DESIGN.md's
+/* gst-octopus point clouds: the visual quality of a frame as docs/design.md's
  * live volumetric metric defines it (ViVo's per-(density, distance)
  * mapping, paper §6.3): each cell scores the SSIM table at its point
  * density (layers received / layers) and at its distance from the viewer;

@@ -1,5 +1,5 @@
 /* svc-encoder core: which layers of an arriving frame the receiver can
- * decode (DESIGN.md "Decodable"), for octopussvcdec.
+ * decode (docs/design.md "Decodable"), for octopussvcdec.
  *
  * A frame's layer k (spatial; one layer for VP8) is decodable when it
  * arrived whole, layers 0..k-1 of the frame are decodable, and, unless the

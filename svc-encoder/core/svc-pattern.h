@@ -1,5 +1,5 @@
 /* svc-encoder core: the temporal layer structure octopussvcenc encodes and
- * octopussvcdec relies on (DESIGN.md, framerate preset), restarted at every
+ * octopussvcdec relies on (docs/design.md, framerate preset), restarted at every
  * key frame.
  *
  * Layer patterns: 1 layer: 0; 2 layers: 0,1; 3 layers: 0,2,1,2.  Two

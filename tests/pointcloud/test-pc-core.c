@@ -408,7 +408,7 @@ test_viewport_decides_front_cells (void)
 static void
 test_send_order_is_front_first_by_layer (void)
 {
-  /* (rank, layer) in DESIGN.md's order for 4 cells x 5 layers */
+  /* (rank, layer) in docs/design.md's order for 4 cells x 5 layers */
   static const guint expected[20][2] = {
     {0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3},
     {0, 4}, {1, 4}, {2, 0}, {3, 0}, {2, 1}, {3, 1}, {2, 2}, {3, 2},

@@ -64,7 +64,7 @@ header_of (GstBuffer *buf, OctoPcLayerHeader *hdr)
   fail_unless (octo_pc_layer_header_parse (b, sizeof b, hdr, NULL));
 }
 
-/* DESIGN.md's volumetric tags for message @i of frame @frame in send
+/* docs/design.md's volumetric tags for message @i of frame @frame in send
  * order, with 4 cells x 5 layers. */
 static void
 expected_tags (guint i, guint frame, guint *rank, guint *layer,

@@ -2,7 +2,7 @@
  * for VP9 with every count of spatial x temporal layers, every subset of
  * layers a receiver can get decodes, bit-exactly as in the full stream, at
  * the layer's size, and the references in the bitstream are the layer ids'
- * (DESIGN.md's framerate structure within each spatial layer, inter-layer
+ * (docs/design.md's framerate structure within each spatial layer, inter-layer
  * prediction from the layer below); VP8 without TL2 (and TL1) decodes; the
  * VP8 bitstream's references are the pattern's; bitrate changes wait for
  * the GoP start. */

@@ -11,7 +11,7 @@
 static void
 test_three_layer_pattern_is_the_framerate_preset_structure (void)
 {
-  /* DESIGN.md, GoP 8: positions 0..7 -> layer, referenced frame */
+  /* docs/design.md, GoP 8: positions 0..7 -> layer, referenced frame */
   static const guint layer[8] = { 0, 2, 1, 2, 0, 2, 1, 2 };
   static const gint ref[8] = { -1, 0, 0, 2, 0, 4, 4, 6 };
   static const gboolean sync[8] = { 0, 1, 1, 0, 0, 1, 1, 0 };

@@ -138,7 +138,7 @@ GST_START_TEST (test_vp8_temporal_layers_tagged_by_octopustag)
   GPtrArray *out = encode (h, 0, 16);
   static const guint layer[8] = { 0, 2, 1, 2, 0, 2, 1, 2 };
   static const gboolean sync[8] = { 0, 1, 1, 0, 0, 1, 1, 0 };
-  /* DESIGN.md framerate tags: key 0/0, TL0 1/2, TL1 2/2, TL2 3/3 */
+  /* docs/design.md framerate tags: key 0/0, TL0 1/2, TL1 2/2, TL2 3/3 */
   static const guint prio[8] = { 0, 3, 2, 3, 1, 3, 2, 3 };
   static const guint thresh[8] = { 0, 3, 2, 3, 2, 3, 2, 3 };
   GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);

@@ -1,4 +1,4 @@
-/* gst-octopus core: the quality-of-experience metrics of DESIGN.md, one
+/* gst-octopus core: the quality-of-experience metrics of docs/design.md, one
  * implementation for the simulator and for per-frame logs of real runs.
  *
  * A run is the frames one sender produced, in capture order, with the time

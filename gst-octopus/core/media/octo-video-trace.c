@@ -161,7 +161,7 @@ octo_temporal_trace_load (const gchar *path, GError **error)
       goto failed;
     f.size = v;
     pos = frames->len % t->gop_len;
-    /* DESIGN.md's framerate structure: period 4 inside the GoP */
+    /* docs/design.md's framerate structure: period 4 inside the GoP */
     f.keyframe = pos == 0;
     f.temporal_layer = pos % 4 == 0 ? 0 : pos % 2 == 0 ? 1 : 2;
     g_array_append_val (frames, f);

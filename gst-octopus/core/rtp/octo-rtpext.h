@@ -76,7 +76,7 @@ OctoParseResult octo_rtp_get_header (const OctoRtpPacket *rtp, guint8 id,
 
 /* Learns the extension id from traffic: an id is taken once
  * OCTO_RTPEXT_LEARN_PACKETS packets in a row carried a valid Octopus header
- * in it (each accepts random bytes with probability 2^-17, DESIGN.md). */
+ * in it (each accepts random bytes with probability 2^-17, docs/design.md). */
 #define OCTO_RTPEXT_LEARN_PACKETS 3
 
 typedef struct {

@@ -46,7 +46,7 @@ G_BEGIN_DECLS
 /* Flexible mode's picture ids and references for a sender that knows only
  * each layer frame's ids: a picture per frame id; a TL0 frame references
  * the previous TL0 frame of its spatial layer, a TLt frame the most recent
- * one of a lower temporal layer (the structures of DESIGN.md); unknown
+ * one of a lower temporal layer (the structures of docs/design.md); unknown
  * (before any key frame): the previous picture. */
 typedef struct {
   gboolean started;

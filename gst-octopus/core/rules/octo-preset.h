@@ -1,4 +1,4 @@
-/* gst-octopus core: DESIGN.md's three case-study policies as tag functions,
+/* gst-octopus core: docs/design.md's three case-study policies as tag functions,
  * shared by octopustag, the trace-replay source and the simulator. */
 #pragma once
 

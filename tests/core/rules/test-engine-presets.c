@@ -1,4 +1,4 @@
-/* DESIGN.md's three presets through the engine on hand-computed arrival and
+/* docs/design.md's three presets through the engine on hand-computed arrival and
  * departure sequences. */
 #include "engine-harness.h"
 

@@ -1,4 +1,4 @@
-/* DESIGN.md's preset tables, entry by entry. */
+/* docs/design.md's preset tables, entry by entry. */
 #include "octo-preset.h"
 
 /* The fields a preset leaves alone. */
