@@ -266,6 +266,28 @@ sim_world_set_delivered_func (SimWorld *w, SimPacketFunc func,
 }
 
 void
+sim_send_meter_sent (const guint8 *data, gsize len, OctoTime now,
+    gpointer meter)
+{
+  SimSendMeter *m = meter;
+
+  (void) data;
+  if (m->first == OCTO_TIME_NONE)
+    m->first = now;
+  else
+    m->bytes += len + OCTO_LINK_OVERHEAD;
+  m->last = now;
+}
+
+gdouble
+sim_send_meter_rate (const SimSendMeter *m)
+{
+  if (m->first == OCTO_TIME_NONE || m->last <= m->first)
+    return 0;
+  return m->bytes * 8.0 * OCTO_SECOND / (m->last - m->first);
+}
+
+void
 sim_world_set_flow_message_func (SimWorld *w, guint flow,
     OctoMessageFunc func, gpointer user_data)
 {

@@ -94,6 +94,20 @@ void sim_world_set_sent_func (SimWorld *world, SimPacketFunc func,
     gpointer user_data);
 void sim_world_set_delivered_func (SimWorld *world, SimPacketFunc func,
     gpointer user_data);
+
+/* A SimPacketFunc that measures the link rate a flow sends at: link bytes
+ * after its first packet over the time from that packet to the last. */
+typedef struct {
+  OctoTime first, last;
+  guint64 bytes;
+} SimSendMeter;
+
+#define SIM_SEND_METER_INIT { OCTO_TIME_NONE, OCTO_TIME_NONE, 0 }
+
+void sim_send_meter_sent (const guint8 *data, gsize len, OctoTime now,
+    gpointer meter);
+/* Bits/s; 0 before two packets. */
+gdouble sim_send_meter_rate (const SimSendMeter *meter);
 void sim_world_set_flow_sent_func (SimWorld *world, guint flow,
     SimPacketFunc func, gpointer user_data);
 void sim_world_set_flow_delivered_func (SimWorld *world, guint flow,

@@ -95,30 +95,13 @@ run_link (guint k, OctoSenderCc cc, guint seconds, OctoTime rtt)
   octo_trace_free (trace);
 }
 
-typedef struct {
-  OctoTime first, last;
-  guint64 bytes;
-} Meter;
-
-static void
-meter_sent (const guint8 *data, gsize len, OctoTime now, gpointer user_data)
-{
-  (void) data;
-  Meter *m = user_data;
-  if (m->first == OCTO_TIME_NONE)
-    m->first = now;
-  else
-    m->bytes += len + OCTO_LINK_OVERHEAD;
-  m->last = now;
-}
-
 static void
 run_pacing (guint64 rate, guint seconds)
 {
   SimWorldConfig c;
   OctoTrace *trace;
   Backlog b = { 20000, 20000ull * 8 * OCTO_SECOND / (2 * rate) };
-  Meter m = { OCTO_TIME_NONE, 0, 0 };
+  SimSendMeter m = SIM_SEND_METER_INIT;
   Delivered d = { g_array_new (FALSE, FALSE, sizeof (OctoTime)), 0 };
 
   sim_world_config_init (&c);
@@ -127,9 +110,9 @@ run_pacing (guint64 rate, guint seconds)
   c.down_trace = trace = sim_constant_trace (0);
   SimWorld *sim = sim_world_new (&c, on_message, &d, NULL);
   sim_world_set_app (sim, backlog_app, &b, 0);
-  sim_world_set_sent_func (sim, meter_sent, &m);
+  sim_world_set_sent_func (sim, sim_send_meter_sent, &m);
   sim_world_run_until (sim, seconds * OCTO_SECOND);
-  gdouble got = m.bytes * 8.0 * OCTO_SECOND / (m.last - m.first);
+  gdouble got = sim_send_meter_rate (&m);
   printf ("fixed pacing at %6.1f Mbit/s: sent %.3f Mbit/s (%+.3f %%)\n",
       rate / 1e6, got / 1e6, 100 * (got - rate) / rate);
   g_array_unref (d.latency);

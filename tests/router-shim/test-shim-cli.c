@@ -1,6 +1,7 @@
 /* octopus-shim as its user sees it: what --help says is required, how an
  * unreadable trace is reported (under LANG=C), the --meter lines and the
  * --stats JSON with strings that need escaping. */
+#include "shim-test-socket.h"
 #include <arpa/inet.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -118,21 +119,6 @@ test_unreadable_trace_names_the_file_and_the_reason (void)
   g_free (dir);
 }
 
-static int
-udp_socket (guint16 *port)
-{
-  struct sockaddr_in a = { .sin_family = AF_INET,
-    .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
-  socklen_t len = sizeof a;
-  int fd = socket (AF_INET, SOCK_DGRAM, 0);
-
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (bind (fd, (struct sockaddr *) &a, sizeof a), ==, 0);
-  getsockname (fd, (struct sockaddr *) &a, &len);
-  *port = ntohs (a.sin_port);
-  return fd;
-}
-
 static gchar *
 read_all (int fd)
 {
@@ -173,7 +159,8 @@ test_meter_prints_a_line_per_user_and_direction (void)
   gchar *trace = g_build_filename (dir, "12mbps.down", NULL);
   gchar *trace_arg = g_strdup_printf ("--down-trace=%s", trace);
   guint16 sink_port, sender_port, listen_port;
-  int sink = udp_socket (&sink_port), sender = udp_socket (&sender_port);
+  int sink = shim_test_udp_socket (&sink_port, FALSE);
+  int sender = shim_test_udp_socket (&sender_port, FALSE);
   gchar *forward = g_strdup_printf ("--forward=127.0.0.1:%u", sink_port);
   const gchar *argv[] = { g_getenv ("OCTOPUS_SHIM"), "--listen=127.0.0.1:0",
     forward, trace_arg, "--delay-ms=5", "--meter-interval-ms=100",

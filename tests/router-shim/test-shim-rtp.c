@@ -7,6 +7,7 @@
  * about 140 ms (1500 bytes per 10 ms): the whole burst is queued before
  * the first message reaches the front, so the verdicts do not depend on
  * when the test process runs. */
+#include "shim-test-socket.h"
 #include "rtp-scenario.h"
 
 #include <arpa/inet.h>
@@ -21,23 +22,6 @@
 
 #define FILLER_LEN 20000
 #define N_USERS 2
-
-static int
-udp_socket (guint16 *port)
-{
-  struct sockaddr_in a = { .sin_family = AF_INET,
-    .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
-  socklen_t len = sizeof a;
-  int size = 4 << 20;
-  int fd = socket (AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (bind (fd, (struct sockaddr *) &a, sizeof a), ==, 0);
-  setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
-  getsockname (fd, (struct sockaddr *) &a, &len);
-  *port = ntohs (a.sin_port);
-  return fd;
-}
 
 static void
 send_to (int fd, guint16 port, GBytes *datagram)
@@ -175,11 +159,11 @@ run_through_shim (guint8 configured_id, guint8 ext_id)
   filler_data[0] = 0x17;        /* DTLS application data */
   filler = g_bytes_new_take (filler_data, FILLER_LEN);
   for (guint i = 0; i < N_USERS; i++) {
-    sinks[i].fd = udp_socket (&sink_ports[i]);
+    sinks[i].fd = shim_test_udp_socket (&sink_ports[i], TRUE);
     sinks[i].others = g_ptr_array_new_with_free_func (
         (GDestroyNotify) g_bytes_unref);
   }
-  sender = udp_socket (&sender_port);
+  sender = shim_test_udp_socket (&sender_port, TRUE);
   shim_start (&shim, sink_ports, configured_id);
 
   send_to (sender, shim.listen_port[0], filler);

@@ -3,6 +3,7 @@
  *
  * Real time is unavoidable here, so runs are short, bounded, and compared
  * with generous tolerances that a loaded 2-core machine still meets. */
+#include "shim-test-socket.h"
 #include "octo-wire.h"
 
 #include <arpa/inet.h>
@@ -39,23 +40,6 @@ now_ns (void)
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (guint64) ts.tv_sec * SEC + (guint64) ts.tv_nsec;
-}
-
-static int
-udp_socket (guint16 *port)
-{
-  struct sockaddr_in a = { .sin_family = AF_INET,
-    .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
-  socklen_t len = sizeof a;
-  int size = 4 << 20;
-  int fd = socket (AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (bind (fd, (struct sockaddr *) &a, sizeof a), ==, 0);
-  setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
-  getsockname (fd, (struct sockaddr *) &a, &len);
-  *port = ntohs (a.sin_port);
-  return fd;
 }
 
 typedef struct {
@@ -335,7 +319,8 @@ static void
 flow_init (Flow *f, guint16 dest_port, gdouble mbps)
 {
   guint16 port;
-  *f = (Flow) { .fd = udp_socket (&port), .dest_port = dest_port,
+  *f = (Flow) { .fd = shim_test_udp_socket (&port, TRUE),
+    .dest_port = dest_port,
     .interval = (guint64) (PAYLOAD * 8 * 1e9 / (mbps * 1e6)) };
 }
 
@@ -344,7 +329,7 @@ sink_init (Sink *s)
 {
   guint16 port;
   int on = 1;
-  *s = (Sink) { .fd = udp_socket (&port),
+  *s = (Sink) { .fd = shim_test_udp_socket (&port, TRUE),
     .latency = g_array_new (FALSE, FALSE, sizeof (gdouble)) };
   s->port = port;
   setsockopt (s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
@@ -613,7 +598,7 @@ test_memory_follows_the_buffers_under_floods (void)
   Flow flow;
   Shim shim;
   guint16 port;
-  int stranger = udp_socket (&port);
+  int stranger = shim_test_udp_socket (&port, TRUE);
 
   sink_init (&sink);
   shim_start (&shim, "1000\n", &sink.port, 1, args);
@@ -658,7 +643,7 @@ test_up_link_takes_only_the_receivers_datagrams (void)
   Flow flow;
   Shim shim;
   guint16 port;
-  int stranger = udp_socket (&port);
+  int stranger = shim_test_udp_socket (&port, TRUE);
 
   sink_init (&sink);
   shim_start (&shim, TRACE_12MBPS, &sink.port, 1, args);

@@ -87,23 +87,6 @@ test_delay_bbr_estimate_on_constant_12mbps (void)
   check_estimate_on_constant_link (1, OCTO_SENDER_DELAY_BBR);
 }
 
-typedef struct {
-  OctoTime first, last;
-  guint64 bytes;                /* link bytes after the first packet */
-} Meter;
-
-static void
-meter_sent (const guint8 *data, gsize len, OctoTime now, gpointer user_data)
-{
-  (void) data;
-  Meter *m = user_data;
-  if (m->first == OCTO_TIME_NONE)
-    m->first = now;
-  else
-    m->bytes += len + OCTO_LINK_OVERHEAD;
-  m->last = now;
-}
-
 /* A fixed-rate sender on an unconstrained link transmits at its rate. */
 static void
 test_pacing_rate_is_accurate (void)
@@ -111,7 +94,7 @@ test_pacing_rate_is_accurate (void)
   SimWorldConfig c;
   OctoTrace *trace;
   Backlog b = { 0, 20000, 10 * OCTO_MSECOND };      /* 16 Mbps offered */
-  Meter m = { OCTO_TIME_NONE, 0, 0 };
+  SimSendMeter m = SIM_SEND_METER_INIT;
 
   sim_world_config_init (&c);
   c.sender.cc = OCTO_SENDER_FIXED;
@@ -119,10 +102,10 @@ test_pacing_rate_is_accurate (void)
   c.down_trace = trace = sim_constant_trace (0);
   SimWorld *sim = sim_world_new (&c, ignore_message, NULL, NULL);
   sim_world_set_app (sim, backlog_app, &b, 0);
-  sim_world_set_sent_func (sim, meter_sent, &m);
+  sim_world_set_sent_func (sim, sim_send_meter_sent, &m);
   sim_world_run_until (sim, 10 * OCTO_SECOND);
 
-  gdouble rate = m.bytes * 8.0 * OCTO_SECOND / (m.last - m.first);
+  gdouble rate = sim_send_meter_rate (&m);
   g_test_message ("paced %.0f bit/s for 8000000 (%.3f %%)", rate,
       100.0 * (rate - 8e6) / 8e6);
   g_assert_cmpfloat (rate, >=, 8e6 * 0.98);
