@@ -659,8 +659,10 @@ gst_octopus_src_start (GstBaseSrc *bsrc)
   g_mutex_unlock (&self->lock);
   g_clear_object (&bound);
   self->cancellable = g_cancellable_new ();
-  self->cancel_fd = g_cancellable_make_pollfd (self->cancellable, NULL);
-  if (self->cancel_fd < 0) {
+  GPollFD cancel_poll;
+  if (g_cancellable_make_pollfd (self->cancellable, &cancel_poll)) {
+    self->cancel_fd = cancel_poll.fd;
+  } else {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not create a wake-up file descriptor"),
         ("g_cancellable_make_pollfd failed"));
@@ -689,8 +691,9 @@ gst_octopus_src_stop (GstBaseSrc *bsrc)
   g_clear_pointer (&self->peers, g_hash_table_unref);
   g_mutex_unlock (&self->lock);
   g_clear_object (&self->socket);
-  if (self->cancellable)
+  if (self->cancel_fd >= 0)
     g_cancellable_release_fd (self->cancellable);
+  self->cancel_fd = -1;
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->recv_buf, g_free);
   return TRUE;
