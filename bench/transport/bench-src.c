@@ -1,15 +1,16 @@
 /* Receive cost of octopussrc: CPU and syscalls per packet at a fixed
  * packet rate, against udpsrc receiving the same traffic.
  *
- *   octo-bench-src [--rate 1000] [--seconds 10] [--size 1000] [--no-strace]
+ *   octo-bench-src [--rate 1000] [--seconds 10] [--size 1000] [--no-syscalls]
  *
  * Runs `gst-launch-1.0 RECEIVER ! fakesink` as a child process for each
  * receiver (octopussrc, then udpsrc as the baseline), sends it --rate
  * single-fragment Octopus messages of --size bytes a second on loopback
  * for --seconds and prints the child's CPU (utime + stime from
- * /proc/PID/stat, in % of one core).  A second run per receiver under
- * `strace -f -ttt` counts the system calls made in the same window and
- * prints them per packet, which unlike CPU does not depend on the
+ * /proc/PID/stat, in % of one core) and its system calls per packet,
+ * counted in the kernel for the same window by `perf stat -e
+ * raw_syscalls:sys_enter -p PID` (unlike strace it does not slow the
+ * receiver into dropping packets), which unlike CPU does not depend on the
  * machine's load.  The plugin is
  * found through GST_PLUGIN_PATH. */
 #include <arpa/inet.h>
@@ -30,14 +31,14 @@
 #define WARMUP_SECONDS 1
 
 static gint rate = 1000, seconds = 10, size = 1000;
-static gboolean no_strace = FALSE;
+static gboolean no_syscalls = FALSE;
 
 static GOptionEntry entries[] = {
   {"rate", 0, 0, G_OPTION_ARG_INT, &rate, "Packets per second", "N"},
   {"seconds", 0, 0, G_OPTION_ARG_INT, &seconds, "Measured seconds", "T"},
   {"size", 0, 0, G_OPTION_ARG_INT, &size, "Message bytes (one packet)", "B"},
-  {"no-strace", 0, 0, G_OPTION_ARG_NONE, &no_strace,
-      "Skip the syscall count", NULL},
+  {"no-syscalls", 0, 0, G_OPTION_ARG_NONE, &no_syscalls,
+      "Skip the syscall count (needs perf)", NULL},
   {NULL}
 };
 
@@ -81,27 +82,6 @@ stop (GPid pid)
   }
   kill (pid, SIGKILL);
   waitpid (pid, NULL, 0);
-}
-
-/* The first child of @pid: the command strace runs. */
-static GPid
-first_child (GPid pid)
-{
-  gchar *path = g_strdup_printf ("/proc/%d/task/%d/children", pid, pid);
-  gchar *text = NULL;
-  GPid child = 0;
-
-  for (gint i = 0; i < 100 && child == 0; i++) {
-    if (g_file_get_contents (path, &text, NULL, NULL))
-      child = atoi (text);
-    g_free (text);
-    if (child == 0)
-      g_usleep (10000);
-  }
-  g_free (path);
-  if (child == 0)
-    g_error ("strace started no command");
-  return child;
 }
 
 /* utime + stime of @pid in seconds. */
@@ -162,28 +142,23 @@ send_packets (gint fd, gint port, guint32 *seq, guint64 n)
   g_free (pkt);
 }
 
-/* System calls in an `strace -f -ttt` log made between @t0 and @t1
- * (seconds since the epoch); a call split by another thread's is counted at
- * its start only. */
+/* The count from a `perf stat -x ,` report of one event. */
 static guint64
-strace_calls_between (const gchar *path, gdouble t0, gdouble t1)
+perf_count (const gchar *path)
 {
   gchar *text = NULL;
-  guint64 calls = 0;
+  guint64 count = 0;
 
   if (!g_file_get_contents (path, &text, NULL, NULL))
     return 0;
   gchar **lines = g_strsplit (text, "\n", 0);
   for (gchar **l = lines; *l; l++) {
-    gchar *end;
-    g_ascii_strtoull (*l, &end, 10);    /* the thread id */
-    gdouble t = g_ascii_strtod (end, &end);
-    if (t >= t0 && t < t1 && !g_str_has_prefix (end, " <..."))
-      calls++;
+    if (g_ascii_isdigit (**l))
+      count = g_ascii_strtoull (*l, NULL, 10);
   }
   g_strfreev (lines);
   g_free (text);
-  return calls;
+  return count;
 }
 
 typedef struct {
@@ -198,40 +173,44 @@ measure (const gchar *receiver)
   gint fd = socket (AF_INET, SOCK_DGRAM, 0);
   guint32 seq = 0;
   guint64 n = (guint64) rate * seconds;
+  gint port = free_udp_port ();
+  gchar *log = g_strdup_printf ("%s/octo-bench-src-%d.perf",
+      g_get_tmp_dir (), getpid ());
+  gchar *cmd = g_strdup_printf ("gst-launch-1.0 -q %s port=%d ! fakesink",
+      receiver, port);
+  gchar **argv;
 
-  for (gint pass = 0; pass < (no_strace ? 1 : 2); pass++) {
-    gint port = free_udp_port ();
-    gchar *log = g_strdup_printf ("%s/octo-bench-src-%d.strace",
-        g_get_tmp_dir (), getpid ());
-    gchar *cmd = g_strdup_printf ("%s %s gst-launch-1.0 -q %s port=%d ! fakesink",
-        pass == 0 ? "" : "strace -f -ttt -o", pass == 0 ? "" : log, receiver,
-        port);
-    gchar **argv;
-    g_shell_parse_argv (cmd, NULL, &argv, NULL);
-    GPid tracer = spawn (argv);
-    GPid pid = pass == 0 ? tracer : first_child (tracer);
+  g_shell_parse_argv (cmd, NULL, &argv, NULL);
+  GPid pid = spawn (argv);
+  /* Warm up: plugin loading and the first packets are not measured. */
+  send_packets (fd, port, &seq, (guint64) rate * WARMUP_SECONDS);
 
-    /* Warm up: plugin loading and the first packets are not measured. */
-    send_packets (fd, port, &seq, (guint64) rate * WARMUP_SECONDS);
-    gdouble before = cpu_seconds (pid);
-    gint64 t0 = g_get_monotonic_time (), wall0 = g_get_real_time ();
-    send_packets (fd, port, &seq, n);
-    gdouble used = cpu_seconds (pid) - before;
-    gint64 t1 = g_get_monotonic_time (), wall1 = g_get_real_time ();
-    if (pid != tracer)
-      kill (pid, SIGINT);
-    stop (tracer);
-    if (pass == 0) {
-      r.cpu_percent = 100.0 * used / ((t1 - t0) / 1e6);
-    } else {
-      r.syscalls_per_packet = (gdouble) strace_calls_between (log,
-          wall0 / 1e6, wall1 / 1e6) / n;
-      g_unlink (log);
-    }
-    g_strfreev (argv);
-    g_free (cmd);
-    g_free (log);
+  GPid counter = 0;
+  if (!no_syscalls) {
+    gchar *spid = g_strdup_printf ("%d", pid);
+    gchar *pargv[] = { (gchar *) "perf", (gchar *) "stat", (gchar *) "-x",
+      (gchar *) ",", (gchar *) "-e", (gchar *) "raw_syscalls:sys_enter",
+      (gchar *) "-o", log, (gchar *) "-p", spid, NULL
+    };
+    counter = spawn (pargv);
+    g_usleep (G_USEC_PER_SEC / 5);      /* perf attaches */
+    g_free (spid);
   }
+  gdouble before = cpu_seconds (pid);
+  gint64 t0 = g_get_monotonic_time ();
+  send_packets (fd, port, &seq, n);
+  gdouble used = cpu_seconds (pid) - before;
+  gint64 t1 = g_get_monotonic_time ();
+  r.cpu_percent = 100.0 * used / ((t1 - t0) / 1e6);
+  if (counter) {
+    stop (counter);
+    r.syscalls_per_packet = (gdouble) perf_count (log) / n;
+    g_unlink (log);
+  }
+  stop (pid);
+  g_strfreev (argv);
+  g_free (cmd);
+  g_free (log);
   close (fd);
   return r;
 }
