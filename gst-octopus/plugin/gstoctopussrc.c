@@ -80,8 +80,9 @@ enum {
  * this long without packets, so a valid-looking flood cannot displace an
  * active sender. */
 #define PEER_EVICTABLE_IDLE (1 * GST_SECOND)
-/* Freed partials go back to the system (malloc_trim) when none are held
- * after at least this many bytes were, at most once a second. */
+/* Freed partials go back to the system (malloc_trim) when at most a
+ * quarter of a peak of at least this many bytes is held, at most once a
+ * second. */
 #define TRIM_AFTER_BYTES (4 * 1024 * 1024)
 
 typedef struct {
@@ -448,11 +449,15 @@ service_peers (GstOctopusSrc *self, OctoTime now)
   }
 #ifdef __GLIBC__
   /* glibc keeps freed partials in its arenas: give them back. */
-  if (self->budget.held == 0 && self->held_peak >= TRIM_AFTER_BYTES &&
-      now >= self->next_trim) {
-    malloc_trim (0);
-    self->held_peak = 0;
-    self->next_trim = now + GST_SECOND;
+  if (self->held_peak >= TRIM_AFTER_BYTES &&
+      self->budget.held <= self->held_peak / 4) {
+    if (now >= self->next_trim) {
+      malloc_trim (0);
+      self->held_peak = self->budget.held;
+      self->next_trim = now + GST_SECOND;
+    } else {
+      next = MIN (next, self->next_trim);
+    }
   }
 #endif
   return next;
