@@ -4,7 +4,18 @@
  * in-order-without-waiting delivery) and pushes each complete message at
  * once as one buffer carrying the GstOctopusMeta restored from the header.
  * ACKs go back to each sender from the same socket.  Senders are kept
- * apart by address and port, each with its own reassembly state.
+ * apart by address and port, each with its own reassembly state; the bytes
+ * of incomplete messages of all senders together are capped too.
+ *
+ * The peer table cannot be exhausted by junk: a sender gets an entry only
+ * for a datagram that parses as an Octopus data packet, entries expire
+ * after peer-timeout without packets, and a full table makes room for a new
+ * sender by evicting one that never completed a message (the header's CRC-8
+ * is no proof of a real sender), else one idle for PEER_EVICTABLE_IDLE.
+ * The first refusal or eviction posts a warning.
+ *
+ * The receive loop waits in ppoll (nanosecond timeouts, the cancellable's
+ * fd made once) and drains the socket with recvmmsg.
  *
  * Stats (property and periodic element message) include message latency
  * p50/p99: delivery time minus the sender's capture time, meaningful when
@@ -13,7 +24,12 @@
 
 #include <errno.h>
 #include <gio/gio.h>
+#include <poll.h>
+#include <string.h>
 #include <sys/socket.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "gst/octopus/gstoctopusmeta.h"
 #include "gstoctopusstats.h"
@@ -32,9 +48,11 @@ enum {
   PROP_BUFFER_SIZE,
   PROP_MAX_PARTIAL_MESSAGES,
   PROP_MAX_PARTIAL_BYTES,
+  PROP_MAX_TOTAL_PARTIAL_BYTES,
   PROP_TIMEOUT,
   PROP_ACK_EVERY,
   PROP_MAX_PEERS,
+  PROP_PEER_TIMEOUT,
   PROP_STATS_INTERVAL,
   PROP_STATS,
 };
@@ -44,20 +62,39 @@ enum {
 #define DEFAULT_BUFFER_SIZE (4 * 1024 * 1024)
 #define DEFAULT_MAX_PARTIAL_MESSAGES OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_MESSAGES
 #define DEFAULT_MAX_PARTIAL_BYTES OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES
+#define DEFAULT_MAX_TOTAL_PARTIAL_BYTES OCTO_RECEIVER_DEFAULT_PARTIAL_BUDGET
 #define DEFAULT_TIMEOUT (OCTO_RECEIVER_DEFAULT_TIMEOUT / GST_MSECOND)
 #define DEFAULT_ACK_EVERY OCTO_ACKER_DEFAULT_EVERY
 #define DEFAULT_MAX_PEERS 16
+#define DEFAULT_PEER_TIMEOUT 10000
 #define DEFAULT_STATS_INTERVAL 1000
 
 /* Latency samples kept for the percentiles. */
 #define LATENCY_WINDOW 4096
-/* Datagrams drained per wake-up before checking ACKs and timers. */
-#define RECV_BATCH 64
+/* Above this a sample says the sender's capture time is not on our clock. */
+#define LATENCY_MAX (60 * GST_SECOND)
+/* Datagrams per recvmmsg; each slot holds the largest datagram, but only
+ * the pages a datagram touches become resident. */
+#define RECV_BATCH 16
+/* A sender that completed a message is evicted for a new one only after
+ * this long without packets, so a valid-looking flood cannot displace an
+ * active sender. */
+#define PEER_EVICTABLE_IDLE (1 * GST_SECOND)
+/* Freed partials go back to the system (malloc_trim) when at most a
+ * quarter of a peak of at least this many bytes is held, at most once a
+ * second. */
+#define TRIM_AFTER_BYTES (4 * 1024 * 1024)
 
 typedef struct {
-  GSocketAddress *address;
+  socklen_t len;
+  struct sockaddr_storage ss;
+} PeerAddr;
+
+typedef struct {
+  PeerAddr addr;                /* the key in GstOctopusSrc.peers */
   OctoReceiver *receiver;
   GstOctopusSrc *src;
+  OctoTime last_packet;
 } Peer;
 
 struct _GstOctopusSrc {
@@ -71,22 +108,35 @@ struct _GstOctopusSrc {
   gint buffer_size;
   guint max_partial_messages;
   guint64 max_partial_bytes;
+  guint64 max_total_partial_bytes;
   guint timeout;
   guint ack_every;
   guint max_peers;
+  guint peer_timeout;
   guint stats_interval;
 
   /* streaming thread; @lock guards what stats readers see */
   GMutex lock;
   GSocket *socket;
   GCancellable *cancellable;
-  GHashTable *peers;            /* "addr:port" -> Peer */
+  gint cancel_fd;               /* the cancellable's, made once */
+  GHashTable *peers;            /* PeerAddr -> Peer */
+  OctoPartialBudget budget;     /* shared by every peer's receiver */
+  OctoReceiverStats retired;    /* counters of peers removed */
   GQueue ready;                 /* GstBuffer, complete messages */
-  guint8 *recv_buf;
-  OctoTime next_stats;
-  guint64 acks_sent, peers_refused, packets_control;
+  guint8 *recv_buf;             /* RECV_BATCH x OCTO_MTU_MAX */
+  struct mmsghdr msgs[RECV_BATCH];
+  struct iovec iov[RECV_BATCH];
+  PeerAddr from[RECV_BATCH];
+  OctoTime next_stats, next_trim;
+  guint64 held_peak;            /* budget.held since the last trim */
+  gboolean warn_peers;          /* a refusal or eviction to warn about */
+  gboolean warned_peers;
+  guint64 acks_sent, packets_control, packets_invalid;
+  guint64 peers_refused, peers_evicted, peers_expired;
   OctoTime latency[LATENCY_WINDOW];
   guint latency_count, latency_head;
+  guint64 latency_rejected;
 };
 
 #define gst_octopus_src_parent_class parent_class
@@ -97,12 +147,78 @@ GST_ELEMENT_REGISTER_DEFINE (octopussrc, "octopussrc", GST_RANK_NONE,
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
+static guint
+peer_addr_hash (gconstpointer key)
+{
+  const PeerAddr *a = key;
+  const guint8 *b = (const guint8 *) &a->ss;
+  guint h = a->len;
+  for (socklen_t i = 0; i < a->len; i++)
+    h = h * 31 + b[i];
+  return h;
+}
+
+static gboolean
+peer_addr_equal (gconstpointer x, gconstpointer y)
+{
+  const PeerAddr *a = x, *b = y;
+  return a->len == b->len && memcmp (&a->ss, &b->ss, a->len) == 0;
+}
+
+static gchar *
+peer_addr_to_string (const PeerAddr *addr)
+{
+  GSocketAddress *sa = g_socket_address_new_from_native ((gpointer) & addr->ss,
+      addr->len);
+  gchar *s;
+
+  if (!G_IS_INET_SOCKET_ADDRESS (sa)) {
+    g_clear_object (&sa);
+    return g_strdup ("(unknown)");
+  }
+  GInetSocketAddress *isa = G_INET_SOCKET_ADDRESS (sa);
+  gchar *host =
+      g_inet_address_to_string (g_inet_socket_address_get_address (isa));
+  s = g_strdup_printf ("%s:%u", host, g_inet_socket_address_get_port (isa));
+  g_free (host);
+  g_object_unref (sa);
+  return s;
+}
+
 static void
 peer_free (Peer *peer)
 {
-  g_object_unref (peer->address);
   octo_receiver_free (peer->receiver);
   g_free (peer);
+}
+
+/* Adds @st's counters (not its current partials) to @sum. */
+static void
+add_counters (OctoReceiverStats *sum, const OctoReceiverStats *st)
+{
+  sum->packets_received += st->packets_received;
+  sum->bytes_received += st->bytes_received;
+  for (guint i = 0; i < OCTO_DATA_N_RESULTS; i++)
+    sum->packets_invalid[i] += st->packets_invalid[i];
+  sum->packets_duplicate += st->packets_duplicate;
+  sum->packets_late += st->packets_late;
+  sum->padding_packets += st->padding_packets;
+  sum->messages_delivered += st->messages_delivered;
+  sum->bytes_delivered += st->bytes_delivered;
+  sum->messages_late += st->messages_late;
+  sum->messages_timed_out += st->messages_timed_out;
+  sum->messages_evicted += st->messages_evicted;
+  sum->messages_too_large += st->messages_too_large;
+  sum->messages_refused += st->messages_refused;
+  sum->messages_inconsistent += st->messages_inconsistent;
+}
+
+/* Keeps @peer's counters and drops it.  Called with self->lock held. */
+static void
+remove_peer (GstOctopusSrc *self, Peer *peer)
+{
+  add_counters (&self->retired, octo_receiver_get_stats (peer->receiver));
+  g_hash_table_remove (self->peers, &peer->addr);
 }
 
 static void
@@ -129,11 +245,15 @@ on_message (OctoMessage *msg, gpointer user_data)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
 
   /* Called from octo_receiver_on_packet with self->lock held. */
-  if (msg->info.capture_time != OCTO_TIME_NONE &&
-      now >= msg->info.capture_time) {
-    self->latency[self->latency_head] = now - msg->info.capture_time;
-    self->latency_head = (self->latency_head + 1) % LATENCY_WINDOW;
-    self->latency_count = MIN (self->latency_count + 1, LATENCY_WINDOW);
+  if (msg->info.capture_time != OCTO_TIME_NONE) {
+    if (now >= msg->info.capture_time &&
+        now - msg->info.capture_time <= LATENCY_MAX) {
+      self->latency[self->latency_head] = now - msg->info.capture_time;
+      self->latency_head = (self->latency_head + 1) % LATENCY_WINDOW;
+      self->latency_count = MIN (self->latency_count + 1, LATENCY_WINDOW);
+    } else {
+      self->latency_rejected++;
+    }
   }
   g_queue_push_tail (&self->ready, buf);
 }
@@ -142,34 +262,22 @@ on_message (OctoMessage *msg, gpointer user_data)
 static GstStructure *
 build_stats (GstOctopusSrc *self)
 {
-  OctoReceiverStats sum = { 0 };
+  OctoReceiverStats sum = self->retired;
   GHashTableIter iter;
   gpointer value;
-  guint64 invalid = 0, p50 = 0, p99 = 0;
+  guint64 invalid = self->packets_invalid, p50 = 0, p99 = 0;
 
   if (self->peers) {
     g_hash_table_iter_init (&iter, self->peers);
     while (g_hash_table_iter_next (&iter, NULL, &value)) {
       const OctoReceiverStats *st =
           octo_receiver_get_stats (((Peer *) value)->receiver);
-      sum.packets_received += st->packets_received;
-      sum.bytes_received += st->bytes_received;
-      for (guint i = 0; i < OCTO_DATA_N_RESULTS; i++)
-        invalid += st->packets_invalid[i];
-      sum.packets_duplicate += st->packets_duplicate;
-      sum.packets_late += st->packets_late;
-      sum.padding_packets += st->padding_packets;
-      sum.messages_delivered += st->messages_delivered;
-      sum.bytes_delivered += st->bytes_delivered;
-      sum.messages_late += st->messages_late;
-      sum.messages_timed_out += st->messages_timed_out;
-      sum.messages_evicted += st->messages_evicted;
-      sum.messages_too_large += st->messages_too_large;
-      sum.messages_inconsistent += st->messages_inconsistent;
+      add_counters (&sum, st);
       sum.partial_messages += st->partial_messages;
-      sum.partial_bytes += st->partial_bytes;
     }
   }
+  for (guint i = 0; i < OCTO_DATA_N_RESULTS; i++)
+    invalid += sum.packets_invalid[i];
   if (self->latency_count > 0) {
     /* the project's one percentile definition (octo-metrics.h) */
     gdouble *samples = g_new (gdouble, self->latency_count);
@@ -182,6 +290,8 @@ build_stats (GstOctopusSrc *self)
   return gst_structure_new ("application/x-octopus-src-stats",
       "peers", G_TYPE_UINT, self->peers ? g_hash_table_size (self->peers) : 0,
       "peers-refused", G_TYPE_UINT64, self->peers_refused,
+      "peers-evicted", G_TYPE_UINT64, self->peers_evicted,
+      "peers-expired", G_TYPE_UINT64, self->peers_expired,
       "packets-received", G_TYPE_UINT64, sum.packets_received,
       "bytes-received", G_TYPE_UINT64, sum.bytes_received,
       "packets-invalid", G_TYPE_UINT64, invalid,
@@ -195,32 +305,63 @@ build_stats (GstOctopusSrc *self)
       "messages-timed-out", G_TYPE_UINT64, sum.messages_timed_out,
       "messages-evicted", G_TYPE_UINT64, sum.messages_evicted,
       "messages-too-large", G_TYPE_UINT64, sum.messages_too_large,
+      "messages-refused", G_TYPE_UINT64, sum.messages_refused,
       "messages-inconsistent", G_TYPE_UINT64, sum.messages_inconsistent,
       "partial-messages", G_TYPE_UINT, sum.partial_messages,
-      "partial-bytes", G_TYPE_UINT64, sum.partial_bytes,
+      "partial-bytes", G_TYPE_UINT64, self->budget.held,
       "acks-sent", G_TYPE_UINT64, self->acks_sent,
       "latency-p50", G_TYPE_UINT64, p50,
-      "latency-p99", G_TYPE_UINT64, p99, NULL);
+      "latency-p99", G_TYPE_UINT64, p99,
+      "latency-samples-rejected", G_TYPE_UINT64, self->latency_rejected,
+      NULL);
 }
 
+/* The peer to drop for a new one, or NULL.  Called with self->lock held. */
 static Peer *
-lookup_peer (GstOctopusSrc *self, GSocketAddress *from)
+peer_to_evict (GstOctopusSrc *self, OctoTime now)
 {
-  GInetSocketAddress *isa = G_INET_SOCKET_ADDRESS (from);
-  gchar *addr = g_inet_address_to_string (g_inet_socket_address_get_address
-      (isa));
-  gchar *key = g_strdup_printf ("%s:%u", addr,
-      g_inet_socket_address_get_port (isa));
-  Peer *peer;
+  GHashTableIter iter;
+  gpointer value;
+  Peer *unproven = NULL, *idle = NULL;
 
-  g_free (addr);
-  peer = g_hash_table_lookup (self->peers, key);
-  if (peer) {
-    g_free (key);
-    return peer;
+  g_hash_table_iter_init (&iter, self->peers);
+  while (g_hash_table_iter_next (&iter, NULL, &value)) {
+    Peer *p = value;
+    if (octo_receiver_get_stats (p->receiver)->messages_delivered == 0) {
+      if (!unproven || p->last_packet < unproven->last_packet)
+        unproven = p;
+    } else if (!idle || p->last_packet < idle->last_packet) {
+      idle = p;
+    }
   }
+  if (unproven)
+    return unproven;
+  if (idle && idle->last_packet + PEER_EVICTABLE_IDLE <= now)
+    return idle;
+  return NULL;
+}
+
+/* The sender of a datagram; a new one only for a valid data packet.
+ * Called with self->lock held. */
+static Peer *
+find_peer (GstOctopusSrc *self, const PeerAddr *from, const guint8 *data,
+    gsize len, OctoTime now)
+{
+  Peer *peer = g_hash_table_lookup (self->peers, from);
+  OctoDataPacket pkt;
+  OctoDataParseResult res;
   OctoReceiverConfig config;
   guint max_peers;
+
+  if (peer)
+    return peer;
+  res = octo_data_parse (data, len, &pkt, NULL);
+  if (res != OCTO_DATA_OK) {
+    self->packets_invalid++;
+    GST_LOG_OBJECT (self, "ignored a %" G_GSIZE_FORMAT "-byte datagram from "
+        "an unknown sender: %s", len, octo_data_parse_result_to_string (res));
+    return NULL;
+  }
   octo_receiver_config_init (&config);
   GST_OBJECT_LOCK (self);
   config.max_partial_messages = self->max_partial_messages;
@@ -229,120 +370,213 @@ lookup_peer (GstOctopusSrc *self, GSocketAddress *from)
   config.ack_every = self->ack_every;
   max_peers = self->max_peers;
   GST_OBJECT_UNLOCK (self);
+  config.budget = &self->budget;
 
-  g_mutex_lock (&self->lock);
   if (g_hash_table_size (self->peers) >= max_peers) {
-    self->peers_refused++;
-    g_mutex_unlock (&self->lock);
-    g_free (key);
-    return NULL;
+    Peer *victim = peer_to_evict (self, now);
+    self->warn_peers = TRUE;
+    if (!victim) {
+      self->peers_refused++;
+      return NULL;
+    }
+    self->peers_evicted++;
+    remove_peer (self, victim);
   }
   peer = g_new0 (Peer, 1);
-  peer->address = g_object_ref (from);
+  peer->addr = *from;
   peer->src = self;
+  peer->last_packet = now;
   peer->receiver = octo_receiver_new (&config, on_message, peer);
-  g_hash_table_insert (self->peers, key, peer);
-  g_mutex_unlock (&self->lock);
-  GST_INFO_OBJECT (self, "new sender %s", key);
+  g_hash_table_insert (self->peers, &peer->addr, peer);
+  if (gst_debug_category_get_threshold (GST_CAT_DEFAULT) >= GST_LEVEL_INFO) {
+    gchar *name = peer_addr_to_string (from);
+    GST_INFO_OBJECT (self, "new sender %s", name);
+    g_free (name);
+  }
   return peer;
 }
 
-/* Sends due ACKs, runs timers; returns the earliest next deadline. */
+/* Expires idle peers, runs timers and sends due ACKs; returns the earliest
+ * next deadline.  Called with self->lock held. */
 static OctoTime
 service_peers (GstOctopusSrc *self, OctoTime now)
 {
   GHashTableIter iter;
   gpointer value;
   OctoTime next = OCTO_TIME_NONE;
+  OctoTime peer_timeout;
   guint8 ack[OCTO_ACK_MAX_LEN];
+  gint fd = g_socket_get_fd (self->socket);
 
+  GST_OBJECT_LOCK (self);
+  peer_timeout = self->peer_timeout * GST_MSECOND;
+  GST_OBJECT_UNLOCK (self);
   g_hash_table_iter_init (&iter, self->peers);
   while (g_hash_table_iter_next (&iter, NULL, &value)) {
     Peer *peer = value;
     gsize len;
 
-    g_mutex_lock (&self->lock);
+    if (peer->last_packet + peer_timeout <= now) {
+      self->peers_expired++;
+      add_counters (&self->retired, octo_receiver_get_stats (peer->receiver));
+      g_hash_table_iter_remove (&iter);
+      continue;
+    }
     octo_receiver_on_timer (peer->receiver, now);
     len = octo_receiver_poll_ack (peer->receiver, now, ack);
-    if (len > 0)
+    if (len > 0) {
       self->acks_sent++;
+      if (sendto (fd, ack, len, MSG_DONTWAIT,
+              (const struct sockaddr *) &peer->addr.ss, peer->addr.len) < 0)
+        GST_DEBUG_OBJECT (self, "could not send an ACK: %s",
+            g_strerror (errno));
+    }
     next = MIN (next, octo_receiver_next_deadline (peer->receiver));
-    g_mutex_unlock (&self->lock);
-    if (len > 0)
-      g_socket_send_to (self->socket, peer->address, (const gchar *) ack, len,
-          NULL, NULL);
+    next = MIN (next, peer->last_packet + peer_timeout);
   }
+#ifdef __GLIBC__
+  /* glibc keeps freed partials in its arenas: give them back. */
+  if (self->held_peak >= TRIM_AFTER_BYTES &&
+      self->budget.held <= self->held_peak / 4) {
+    if (now >= self->next_trim) {
+      malloc_trim (0);
+      self->held_peak = self->budget.held;
+      self->next_trim = now + GST_SECOND;
+    } else {
+      next = MIN (next, self->next_trim);
+    }
+  }
+#endif
   return next;
+}
+
+/* Receives what the socket holds, up to RECV_BATCH datagrams.  Called
+ * with self->lock held. */
+static void
+receive_batch (GstOctopusSrc *self)
+{
+  gint n;
+
+  for (guint i = 0; i < RECV_BATCH; i++)
+    self->msgs[i].msg_hdr.msg_namelen = sizeof self->from[i].ss;
+  n = recvmmsg (g_socket_get_fd (self->socket), self->msgs, RECV_BATCH,
+      MSG_DONTWAIT, NULL);
+  if (n <= 0) {
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+      GST_DEBUG_OBJECT (self, "receive failed: %s", g_strerror (errno));
+    return;
+  }
+
+  OctoTime now = gst_util_get_timestamp ();
+  for (gint i = 0; i < n; i++) {
+    const guint8 *data = self->iov[i].iov_base;
+    gsize len = self->msgs[i].msg_len;
+
+    if (octo_packet_is_control (data, len)) {
+      self->packets_control++;
+      continue;
+    }
+    self->from[i].len = self->msgs[i].msg_hdr.msg_namelen;
+    Peer *peer = find_peer (self, &self->from[i], data, len, now);
+    if (!peer)
+      continue;
+    peer->last_packet = now;
+    OctoDataParseResult res = octo_receiver_on_packet (peer->receiver, data,
+        len, now);
+    if (res != OCTO_DATA_OK)
+      GST_LOG_OBJECT (self, "ignored a %" G_GSIZE_FORMAT "-byte datagram: %s",
+          len, octo_data_parse_result_to_string (res));
+  }
+  self->held_peak = MAX (self->held_peak, self->budget.held);
+}
+
+typedef enum {
+  WAIT_READABLE,
+  WAIT_TIMED_OUT,
+  WAIT_FLUSHING,
+} WaitResult;
+
+/* Waits until the socket is readable, @deadline or unlock(). */
+static WaitResult
+wait_socket (GstOctopusSrc *self, OctoTime now, OctoTime deadline)
+{
+  struct pollfd fds[2] = {
+    {.fd = g_socket_get_fd (self->socket),.events = POLLIN},
+    {.fd = self->cancel_fd,.events = POLLIN},
+  };
+  struct timespec timeout, *timeout_p = NULL;
+  gint n;
+
+  if (deadline != OCTO_TIME_NONE) {
+    OctoTime wait = deadline > now ? deadline - now : 0;
+    timeout.tv_sec = wait / GST_SECOND;
+    timeout.tv_nsec = wait % GST_SECOND;
+    timeout_p = &timeout;
+  }
+  n = ppoll (fds, G_N_ELEMENTS (fds), timeout_p, NULL);
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return WAIT_FLUSHING;
+  return n > 0 && (fds[0].revents & (POLLIN | POLLERR)) ?
+      WAIT_READABLE : WAIT_TIMED_OUT;
+}
+
+/* Posts the peer-table warning once. */
+static void
+warn_peers (GstOctopusSrc *self)
+{
+  guint max_peers;
+
+  GST_OBJECT_LOCK (self);
+  max_peers = self->max_peers;
+  GST_OBJECT_UNLOCK (self);
+  GST_ELEMENT_WARNING (self, RESOURCE, BUSY,
+      ("Too many senders: the table of %u is full", max_peers),
+      ("a sender was refused or evicted (see peers-refused and peers-evicted "
+          "in stats); raise max-peers if these are real senders"));
 }
 
 static GstFlowReturn
 gst_octopus_src_create (GstPushSrc *psrc, GstBuffer **out)
 {
   GstOctopusSrc *self = GST_OCTOPUS_SRC (psrc);
-  GError *err = NULL;
 
   while (g_queue_is_empty (&self->ready)) {
     OctoTime now = gst_util_get_timestamp ();
-    OctoTime next = service_peers (self, now);
     guint stats_interval;
+    GstStructure *stats = NULL;
+    gboolean warn;
 
+    g_mutex_lock (&self->lock);
+    OctoTime next = service_peers (self, now);
     GST_OBJECT_LOCK (self);
     stats_interval = self->stats_interval;
     GST_OBJECT_UNLOCK (self);
-    GstStructure *stats = NULL;
     if (stats_interval > 0 && now >= self->next_stats) {
-      g_mutex_lock (&self->lock);
       stats = build_stats (self);
-      g_mutex_unlock (&self->lock);
       self->next_stats = now + stats_interval * GST_MSECOND;
     }
+    g_mutex_unlock (&self->lock);
     if (stats)
       gst_octopus_stats_post (GST_ELEMENT (self), stats);
     if (stats_interval > 0)
       next = MIN (next, self->next_stats);
 
-    gint64 timeout_us = next == OCTO_TIME_NONE ? -1 :
-        (gint64) ((next > now ? next - now : 0) / GST_USECOND);
-    if (!g_socket_condition_timed_wait (self->socket, G_IO_IN, timeout_us,
-            self->cancellable, &err)) {
-      if (g_error_matches (err, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
-        g_clear_error (&err);
+    switch (wait_socket (self, now, next)) {
+      case WAIT_FLUSHING:
         return GST_FLOW_FLUSHING;
-      }
-      g_clear_error (&err);     /* timed out: service ACKs and timers */
-      continue;
-    }
-
-    for (guint i = 0; i < RECV_BATCH; i++) {
-      GSocketAddress *from = NULL;
-      gssize n = g_socket_receive_from (self->socket, &from,
-          (gchar *) self->recv_buf, OCTO_MTU_MAX, NULL, &err);
-      if (n < 0) {
-        gboolean would_block = g_error_matches (err, G_IO_ERROR,
-            G_IO_ERROR_WOULD_BLOCK);
-        if (!would_block)
-          GST_DEBUG_OBJECT (self, "receive failed: %s", err->message);
-        g_clear_error (&err);
+      case WAIT_TIMED_OUT:
+        continue;               /* service ACKs and timers */
+      case WAIT_READABLE:
         break;
-      }
-      if (octo_packet_is_control (self->recv_buf, n)) {
-        g_mutex_lock (&self->lock);
-        self->packets_control++;
-        g_mutex_unlock (&self->lock);
-      } else {
-        Peer *peer = lookup_peer (self, from);
-        if (peer) {
-          g_mutex_lock (&self->lock);
-          OctoDataParseResult res = octo_receiver_on_packet (peer->receiver,
-              self->recv_buf, n, gst_util_get_timestamp ());
-          g_mutex_unlock (&self->lock);
-          if (res != OCTO_DATA_OK)
-            GST_LOG_OBJECT (self, "ignored a %" G_GSSIZE_FORMAT "-byte "
-                "datagram: %s", n, octo_data_parse_result_to_string (res));
-        }
-      }
-      g_object_unref (from);
     }
+    g_mutex_lock (&self->lock);
+    receive_batch (self);
+    warn = self->warn_peers && !self->warned_peers;
+    self->warned_peers |= warn;
+    g_mutex_unlock (&self->lock);
+    /* Outside the lock: a bus handler may read stats. */
+    if (warn)
+      warn_peers (self);
   }
   *out = g_queue_pop_head (&self->ready);
   return GST_FLOW_OK;
@@ -400,15 +634,42 @@ gst_octopus_src_start (GstBaseSrc *bsrc)
       g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)) : 0;
   GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->lock);
-  self->peers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+  self->peers = g_hash_table_new_full (peer_addr_hash, peer_addr_equal, NULL,
       (GDestroyNotify) peer_free);
+  GST_OBJECT_LOCK (self);
+  self->budget.limit = self->max_total_partial_bytes;
+  GST_OBJECT_UNLOCK (self);
+  self->budget.held = 0;
+  memset (&self->retired, 0, sizeof self->retired);
   self->latency_count = self->latency_head = 0;
-  self->acks_sent = self->peers_refused = self->packets_control = 0;
-  self->next_stats = 0;
+  self->latency_rejected = 0;
+  self->acks_sent = self->packets_control = self->packets_invalid = 0;
+  self->peers_refused = self->peers_evicted = self->peers_expired = 0;
+  self->warn_peers = self->warned_peers = FALSE;
+  self->next_stats = self->next_trim = 0;
+  self->held_peak = 0;
   g_mutex_unlock (&self->lock);
   g_clear_object (&bound);
   self->cancellable = g_cancellable_new ();
-  self->recv_buf = g_malloc (OCTO_MTU_MAX);
+  GPollFD cancel_poll;
+  if (g_cancellable_make_pollfd (self->cancellable, &cancel_poll)) {
+    self->cancel_fd = cancel_poll.fd;
+  } else {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not create a wake-up file descriptor"),
+        ("g_cancellable_make_pollfd failed"));
+    return FALSE;
+  }
+  self->recv_buf = g_malloc ((gsize) RECV_BATCH * OCTO_MTU_MAX);
+  for (guint i = 0; i < RECV_BATCH; i++) {
+    self->iov[i].iov_base = self->recv_buf + (gsize) i * OCTO_MTU_MAX;
+    self->iov[i].iov_len = OCTO_MTU_MAX;
+    self->msgs[i].msg_hdr = (struct msghdr) {
+      .msg_name = &self->from[i].ss,
+      .msg_iov = &self->iov[i],
+      .msg_iovlen = 1,
+    };
+  }
   return TRUE;
 }
 
@@ -422,6 +683,9 @@ gst_octopus_src_stop (GstBaseSrc *bsrc)
   g_clear_pointer (&self->peers, g_hash_table_unref);
   g_mutex_unlock (&self->lock);
   g_clear_object (&self->socket);
+  if (self->cancel_fd >= 0)
+    g_cancellable_release_fd (self->cancellable);
+  self->cancel_fd = -1;
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->recv_buf, g_free);
   return TRUE;
@@ -440,10 +704,9 @@ static gboolean
 gst_octopus_src_unlock_stop (GstBaseSrc *bsrc)
 {
   GstOctopusSrc *self = GST_OCTOPUS_SRC (bsrc);
-  if (self->cancellable) {
-    g_object_unref (self->cancellable);
-    self->cancellable = g_cancellable_new ();
-  }
+  /* Keeps the cancellable and its fd: create() is not running. */
+  if (self->cancellable)
+    g_cancellable_reset (self->cancellable);
   return TRUE;
 }
 
@@ -492,6 +755,9 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
     case PROP_MAX_PARTIAL_BYTES:
       self->max_partial_bytes = g_value_get_uint64 (value);
       break;
+    case PROP_MAX_TOTAL_PARTIAL_BYTES:
+      self->max_total_partial_bytes = g_value_get_uint64 (value);
+      break;
     case PROP_TIMEOUT:
       self->timeout = g_value_get_uint (value);
       break;
@@ -500,6 +766,9 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
       break;
     case PROP_MAX_PEERS:
       self->max_peers = g_value_get_uint (value);
+      break;
+    case PROP_PEER_TIMEOUT:
+      self->peer_timeout = g_value_get_uint (value);
       break;
     case PROP_STATS_INTERVAL:
       self->stats_interval = g_value_get_uint (value);
@@ -546,6 +815,9 @@ gst_octopus_src_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_MAX_PARTIAL_BYTES:
       g_value_set_uint64 (value, self->max_partial_bytes);
       break;
+    case PROP_MAX_TOTAL_PARTIAL_BYTES:
+      g_value_set_uint64 (value, self->max_total_partial_bytes);
+      break;
     case PROP_TIMEOUT:
       g_value_set_uint (value, self->timeout);
       break;
@@ -554,6 +826,9 @@ gst_octopus_src_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_MAX_PEERS:
       g_value_set_uint (value, self->max_peers);
+      break;
+    case PROP_PEER_TIMEOUT:
+      g_value_set_uint (value, self->peer_timeout);
       break;
     case PROP_STATS_INTERVAL:
       g_value_set_uint (value, self->stats_interval);
@@ -614,6 +889,13 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
       g_param_spec_uint64 ("max-partial-bytes", "Max partial bytes",
           "Bytes of incomplete messages kept per sender (also the largest "
           "message accepted)", 1, G_MAXUINT32, DEFAULT_MAX_PARTIAL_BYTES, rw));
+  g_object_class_install_property (gobject_class,
+      PROP_MAX_TOTAL_PARTIAL_BYTES, g_param_spec_uint64
+      ("max-total-partial-bytes", "Max total partial bytes",
+          "Bytes of incomplete messages kept for all senders together (also "
+          "caps the largest message); a sender's new message is refused when "
+          "the others hold them", 1, G_MAXUINT32,
+          DEFAULT_MAX_TOTAL_PARTIAL_BYTES, rw));
   g_object_class_install_property (gobject_class, PROP_TIMEOUT,
       g_param_spec_uint ("timeout", "Timeout",
           "Milliseconds after which an incomplete message is given up", 1,
@@ -624,8 +906,13 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
           DEFAULT_ACK_EVERY, rw));
   g_object_class_install_property (gobject_class, PROP_MAX_PEERS,
       g_param_spec_uint ("max-peers", "Max peers",
-          "Senders served at once; packets from more are ignored", 1, 4096,
-          DEFAULT_MAX_PEERS, rw));
+          "Senders served at once; when full, a sender that never completed "
+          "a message or one idle for a second makes room, else packets from "
+          "new senders are ignored", 1, 4096, DEFAULT_MAX_PEERS, rw));
+  g_object_class_install_property (gobject_class, PROP_PEER_TIMEOUT,
+      g_param_spec_uint ("peer-timeout", "Peer timeout",
+          "Milliseconds without packets after which a sender is forgotten", 1,
+          G_MAXUINT32, DEFAULT_PEER_TIMEOUT, rw));
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       g_param_spec_uint ("stats-interval", "Stats interval",
           "Milliseconds between stats element messages on the bus (0 = none)",
@@ -633,7 +920,9 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
           "Packets, messages delivered and given up (late, timed out, "
-          "evicted), ACKs and message latency p50/p99 in ns",
+          "evicted, refused), senders refused, evicted and expired, ACKs and "
+          "message latency p50/p99 in ns (samples below 0 or above 60 s are "
+          "rejected and counted)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -661,10 +950,13 @@ gst_octopus_src_init (GstOctopusSrc *self)
   self->buffer_size = DEFAULT_BUFFER_SIZE;
   self->max_partial_messages = DEFAULT_MAX_PARTIAL_MESSAGES;
   self->max_partial_bytes = DEFAULT_MAX_PARTIAL_BYTES;
+  self->max_total_partial_bytes = DEFAULT_MAX_TOTAL_PARTIAL_BYTES;
   self->timeout = DEFAULT_TIMEOUT;
   self->ack_every = DEFAULT_ACK_EVERY;
   self->max_peers = DEFAULT_MAX_PEERS;
+  self->peer_timeout = DEFAULT_PEER_TIMEOUT;
   self->stats_interval = DEFAULT_STATS_INTERVAL;
+  self->cancel_fd = -1;
   g_queue_init (&self->ready);
   g_mutex_init (&self->lock);
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);

@@ -42,6 +42,7 @@ octo_receiver_config_init (OctoReceiverConfig *config)
   config->timeout = OCTO_RECEIVER_DEFAULT_TIMEOUT;
   config->ack_every = OCTO_ACKER_DEFAULT_EVERY;
   config->ack_delay = OCTO_ACKER_DEFAULT_DELAY;
+  config->budget = NULL;
 }
 
 static void
@@ -75,6 +76,8 @@ octo_receiver_free (OctoReceiver *receiver)
 {
   if (!receiver)
     return;
+  if (receiver->config.budget)
+    receiver->config.budget->held -= receiver->stats.partial_bytes;
   g_queue_clear (&receiver->by_age);
   g_hash_table_unref (receiver->partials);
   g_hash_table_unref (receiver->streams);
@@ -100,6 +103,8 @@ remove_partial (OctoReceiver *r, Partial *p)
   st->n_partials--;
   r->stats.partial_messages--;
   r->stats.partial_bytes -= p->len;
+  if (r->config.budget)
+    r->config.budget->held -= p->len;
   g_queue_delete_link (&r->by_age, p->link);
   g_hash_table_remove (r->partials, &p->key);
 }
@@ -136,14 +141,28 @@ deliver (OctoReceiver *r, StreamState *st, OctoMessage *msg)
 }
 
 static gboolean
+over_caps (const OctoReceiver *r, guint32 len)
+{
+  const OctoPartialBudget *budget = r->config.budget;
+  return r->stats.partial_messages >= r->config.max_partial_messages ||
+      r->stats.partial_bytes + len > r->config.max_partial_bytes ||
+      (budget && budget->held + len > budget->limit);
+}
+
+static gboolean
 make_room (OctoReceiver *r, guint32 len)
 {
-  if (len > r->config.max_partial_bytes) {
+  if (len > r->config.max_partial_bytes ||
+      (r->config.budget && len > r->config.budget->limit)) {
     r->stats.messages_too_large++;
     return FALSE;
   }
-  while (r->stats.partial_messages >= r->config.max_partial_messages ||
-      r->stats.partial_bytes + len > r->config.max_partial_bytes) {
+  while (over_caps (r, len)) {
+    if (!r->by_age.head) {
+      /* Theirs to give up, by timeout or to their own new partials. */
+      r->stats.messages_refused++;
+      return FALSE;
+    }
     r->stats.messages_evicted++;
     remove_partial (r, r->by_age.head->data);
   }
@@ -174,6 +193,8 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
     st->n_partials++;
     r->stats.partial_messages++;
     r->stats.partial_bytes += p->len;
+    if (r->config.budget)
+      r->config.budget->held += p->len;
   } else if (p->len != pkt->msg_len || p->frag_count != pkt->frag_count) {
     r->stats.messages_inconsistent++;
     remove_partial (r, p);

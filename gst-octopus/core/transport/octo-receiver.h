@@ -7,8 +7,12 @@
  *
  * Memory is bounded: at most @max_partial_messages partial messages holding
  * at most @max_partial_bytes (each allocated at its full announced length);
- * making room evicts the oldest partial.  Partials older than @timeout are
- * given up.  Each give-up has its own counter.
+ * making room evicts the oldest partial.  Receivers serving different
+ * senders in one element may also share an OctoPartialBudget, a cap on the
+ * bytes they hold together: a receiver makes room within it by evicting its
+ * own oldest partials, and refuses a new partial when the others hold the
+ * budget.  Partials older than @timeout are given up.  Each give-up has its
+ * own counter.
  *
  * Also records received sequence numbers for ACKs (octo-acker.h). */
 #pragma once
@@ -17,12 +21,22 @@
 
 G_BEGIN_DECLS
 
+/* Bytes of partial messages all receivers sharing it may hold together.  A
+ * partial counts at its announced length, which is what it allocates. */
+typedef struct {
+  guint64 limit;
+  guint64 held;
+} OctoPartialBudget;
+
+#define OCTO_RECEIVER_DEFAULT_PARTIAL_BUDGET (32 * 1024 * 1024)
+
 typedef struct {
   guint32 max_partial_messages;
   guint64 max_partial_bytes;    /* also the largest message accepted */
   OctoTime timeout;
   guint32 ack_every;
   OctoTime ack_delay;
+  OctoPartialBudget *budget;    /* nullable; shared, outlives the receiver */
 } OctoReceiverConfig;
 
 #define OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_MESSAGES 256
@@ -53,7 +67,9 @@ typedef struct {
   guint64 messages_late;        /* given up: a newer message was delivered */
   guint64 messages_timed_out;
   guint64 messages_evicted;     /* given up to stay within the memory caps */
-  guint64 messages_too_large;   /* announced length above max_partial_bytes */
+  guint64 messages_too_large;   /* announced length above max_partial_bytes
+                                 * or the budget's limit */
+  guint64 messages_refused;     /* other receivers hold the shared budget */
   guint64 messages_inconsistent;        /* fragments disagree */
   guint32 partial_messages;     /* now */
   guint64 partial_bytes;        /* now */
@@ -63,6 +79,7 @@ typedef struct _OctoReceiver OctoReceiver;
 
 OctoReceiver *octo_receiver_new (const OctoReceiverConfig *config,
     OctoMessageFunc func, gpointer user_data);
+/* Frees its partials and returns their bytes to the budget. */
 void octo_receiver_free (OctoReceiver *receiver);
 
 /* Feeds one datagram.  Complete messages are delivered from inside this call. */

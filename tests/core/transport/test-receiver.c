@@ -343,6 +343,94 @@ test_padding_is_acknowledged_and_discarded (void)
   sink_clear (&sink);
 }
 
+/* Sixteen senders' receivers share one budget: fragments of messages far
+ * larger than it never make them hold more than it together, a receiver
+ * whose partials the others crowd out is refused (and counted), and every
+ * byte comes back once the partials time out or a receiver is freed. */
+static void
+test_shared_budget_bounds_all_senders_and_is_released (void)
+{
+  OctoPartialBudget budget = { .limit = 1024 * 1024 };
+  OctoReceiverConfig c;
+  OctoReceiver *r[16];
+  Sink sink[16];
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  guint64 refused = 0;
+
+  octo_receiver_config_init (&c);
+  c.budget = &budget;
+  for (guint i = 0; i < G_N_ELEMENTS (r); i++) {
+    sink_init (&sink[i]);
+    r[i] = octo_receiver_new (&c, collect, &sink[i]);
+  }
+  /* Four 200 KB messages per sender, only their first ten fragments. */
+  for (guint id = 0; id < 4; id++) {
+    for (guint i = 0; i < G_N_ELEMENTS (r); i++) {
+      g_ptr_array_set_size (w.packets, 0);
+      packetize (&w, 0, id, 200 * 1000);
+      for (guint f = 0; f < 10; f++) {
+        feed (r[i], w.packets->pdata[f], id * OCTO_MSECOND);
+        guint64 held = 0;
+        for (guint j = 0; j < G_N_ELEMENTS (r); j++)
+          held += octo_receiver_get_stats (r[j])->partial_bytes;
+        g_assert_cmpuint (held, ==, budget.held);
+        g_assert_cmpuint (budget.held, <=, budget.limit);
+      }
+    }
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (r); i++)
+    refused += octo_receiver_get_stats (r[i])->messages_refused;
+  g_assert_cmpuint (refused, >, 0);
+  g_assert_cmpuint (budget.held, >, budget.limit / 2);
+
+  /* Past the timeout every partial is given up and its bytes returned. */
+  for (guint i = 0; i < G_N_ELEMENTS (r); i++) {
+    octo_receiver_on_timer (r[i], 3 * OCTO_MSECOND + c.timeout);
+    g_assert_cmpuint (octo_receiver_get_stats (r[i])->partial_bytes, ==, 0);
+  }
+  g_assert_cmpuint (budget.held, ==, 0);
+
+  /* The budget serves again; a freed receiver returns what it held. */
+  g_ptr_array_set_size (w.packets, 0);
+  packetize (&w, 0, 10, 200 * 1000);
+  for (guint f = 0; f < 10; f++)
+    feed (r[0], w.packets->pdata[f], 2 * OCTO_SECOND);
+  g_assert_cmpuint (budget.held, ==, 200 * 1000);
+  for (guint i = 0; i < G_N_ELEMENTS (r); i++) {
+    g_assert_cmpuint (sink[i].ids->len, ==, 0);
+    octo_receiver_free (r[i]);
+    sink_clear (&sink[i]);
+  }
+  g_assert_cmpuint (budget.held, ==, 0);
+  g_ptr_array_unref (w.packets);
+}
+
+/* A message larger than the shared budget is refused as too large. */
+static void
+test_message_above_budget_is_too_large (void)
+{
+  OctoPartialBudget budget = { .limit = 10000 };
+  OctoReceiverConfig c;
+  Sink sink;
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+
+  octo_receiver_config_init (&c);
+  c.budget = &budget;
+  sink_init (&sink);
+  OctoReceiver *r = octo_receiver_new (&c, collect, &sink);
+  packetize (&w, 0, 0, 20000);
+  packetize (&w, 0, 1, 5000);
+  for (guint i = 0; i < w.packets->len; i++)
+    feed (r, w.packets->pdata[i], 0);
+  g_assert_cmpuint (sink.ids->len, ==, 1);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 0), ==, 1);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_too_large, >, 0);
+  g_assert_cmpuint (budget.held, ==, 0);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -363,5 +451,10 @@ main (int argc, char **argv)
       test_memory_cap_holds_under_partial_flood);
   g_test_add_func ("/transport/receiver/padding-is-acknowledged-and-discarded",
       test_padding_is_acknowledged_and_discarded);
+  g_test_add_func
+      ("/transport/receiver/shared-budget-bounds-all-senders-and-is-released",
+      test_shared_budget_bounds_all_senders_and_is_released);
+  g_test_add_func ("/transport/receiver/message-above-budget-is-too-large",
+      test_message_above_budget_is_too_large);
   return g_test_run ();
 }
