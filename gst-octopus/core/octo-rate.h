@@ -65,5 +65,13 @@ void octo_fair_share (const guint64 *demands, guint n, guint64 capacity,
  * demand were unbounded (the water level it sees). */
 guint64 octo_fair_share_for (const guint64 *demands, guint n,
     guint64 capacity, guint index);
+/* The same water level for a claimant whose demand is unbounded among @n
+ * others; sorts @others in place, allocates nothing. */
+guint64 octo_fair_share_level (guint64 *others, guint n, guint64 capacity);
+/* The same for a claimant among @n demands @sorted ascending with prefix sums
+ * (@prefix[k] = sum of the first k, n + 1 entries), leaving out the demand at
+ * index @skip (its own; @skip >= n: none): O(log n). */
+guint64 octo_fair_share_level_sorted (const guint64 *sorted,
+    const guint64 *prefix, guint n, guint skip, guint64 capacity);
 
 G_END_DECLS
