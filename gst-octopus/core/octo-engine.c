@@ -52,21 +52,26 @@ typedef struct {
 } StreamKey;
 
 struct _Stream {
+  /* what every packet touches first, in one cache line */
   StreamKey key;                /* the hash table's key */
   Stream *older, *newer;        /* every stream, by last arrival */
-  guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
-  guint32 dropper[OCTO_N_PRIORITIES];
-  guint32 queued;
   OctoTime last_arrival;
   OctoTime emptied;             /* when queued last fell to 0 */
+  Message *newest;              /* open records, creation order */
+  guint32 queued;
   guint32 epoch;                /* octo_engine_reset_stream() count */
-  Message *oldest, *newest;     /* open records, creation order */
   guint32 max_id;               /* newest msg_id seen, if has_max_id */
   gboolean has_max_id;
   guint32 n_open;
   guint32 n_idle;
+  Message *oldest;
+  guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
+  guint32 dropper[OCTO_N_PRIORITIES];
   guint32 snapshot_id;          /* == engine's: snapshot_demand is in it */
   guint64 snapshot_demand;
+  guint32 share_snapshot_id;    /* share was computed from that snapshot */
+  guint64 share_bw;             /* ... for that bandwidth */
+  guint64 share;
   OctoArrivalMeter arrivals;
 };
 
@@ -90,7 +95,14 @@ struct _OctoEngine {
   guint64 bytes;                /* alive packets only */
   gboolean busy;                /* alive packets queued, as the rate meter knows */
 
-  GHashTable *streams;          /* &Stream.key -> Stream */
+  /* open addressing, linear probing, at most half full: one cache line per
+   * lookup besides the stream itself */
+  struct {
+    Stream *stream;             /* NULL: free */
+    guint32 hash;
+  } *table;
+  guint32 table_mask;
+  guint64 hash_seed;            /* placement only, never a decision */
   Stream *least_recent, *most_recent;   /* by last arrival */
   guint32 n_streams;
   Stream *last_stream;
@@ -110,12 +122,19 @@ struct _OctoEngine {
   OctoEngineStats stats;
 };
 
-static guint
-stream_key_hash (gconstpointer p)
+/* MurmurHash3's finaliser over the key and a per-engine seed: senders who
+ * pick their ports cannot aim at one probe run without knowing the seed. */
+static guint32
+stream_hash (const OctoEngine *e, guint64 source, guint16 stream_id)
 {
-  const StreamKey *k = p;
-  guint64 h = (k->source ^ ((guint64) k->stream_id << 48)) * 0x9e3779b97f4a7c15ull;
-  return (guint) (h >> 32);
+  guint64 h = (source ^ e->hash_seed) * 0x9e3779b97f4a7c15ull + stream_id;
+
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return (guint32) h;
 }
 
 static gint
@@ -125,12 +144,6 @@ compare_demands (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-static gboolean
-stream_key_equal (gconstpointer a, gconstpointer b)
-{
-  const StreamKey *x = a, *y = b;
-  return x->source == y->source && x->stream_id == y->stream_id;
-}
 
 void
 octo_engine_config_init (OctoEngineConfig *config)
@@ -164,7 +177,12 @@ octo_engine_new (const OctoEngineConfig *config, OctoDropFunc drop_func,
   e->ring = g_new0 (Entry, e->capacity);
   octo_arrival_meter_init (&e->untagged_arrivals);
 
-  e->streams = g_hash_table_new (stream_key_hash, stream_key_equal);
+  e->table_mask = 1;
+  while (e->table_mask < 2 * e->config.max_streams)
+    e->table_mask <<= 1;
+  e->table = g_malloc0_n (e->table_mask, sizeof (*e->table));
+  e->table_mask--;
+  e->hash_seed = GPOINTER_TO_SIZE (e) * 0x9e3779b97f4a7c15ull;
   e->rate = octo_rate_meter_new ();
   e->snapshot = g_new (guint64, e->config.max_streams + 1);
   e->snapshot_prefix = g_new (guint64, e->config.max_streams + 2);
@@ -197,7 +215,7 @@ octo_engine_free (OctoEngine *e)
     if (!entry->dead && e->drop_func)
       e->drop_func (&entry->packet, OCTO_DROP_OVERFLOW, e->user_data);
   }
-  g_hash_table_destroy (e->streams);
+  g_free (e->table);
   while (e->least_recent) {
     Stream *s = e->least_recent;
     e->least_recent = s->newer;
@@ -363,12 +381,62 @@ link_most_recent (OctoEngine *e, Stream *s)
   e->most_recent = s;
 }
 
+static Stream *
+lookup_stream (const OctoEngine *e, guint64 source, guint16 stream_id)
+{
+  guint32 hash = stream_hash (e, source, stream_id);
+
+  for (guint32 i = hash & e->table_mask;; i = (i + 1) & e->table_mask) {
+    Stream *c = e->table[i].stream;
+    if (!c)
+      return NULL;
+    if (e->table[i].hash == hash && c->key.source == source
+        && c->key.stream_id == stream_id)
+      return c;
+  }
+}
+
+static void
+table_insert (OctoEngine *e, Stream *s)
+{
+  guint32 hash = stream_hash (e, s->key.source, s->key.stream_id);
+  guint32 i = hash & e->table_mask;
+
+  while (e->table[i].stream)
+    i = (i + 1) & e->table_mask;
+  e->table[i].stream = s;
+  e->table[i].hash = hash;
+}
+
+/* Removes @s, shifting back later entries of its probe run so every entry
+ * stays reachable from its home slot. */
+static void
+table_remove (OctoEngine *e, Stream *s)
+{
+  guint32 i, j;
+
+  i = stream_hash (e, s->key.source, s->key.stream_id) & e->table_mask;
+
+  while (e->table[i].stream != s)
+    i = (i + 1) & e->table_mask;
+  for (j = (i + 1) & e->table_mask; e->table[j].stream;
+      j = (j + 1) & e->table_mask) {
+    guint32 home = e->table[j].hash & e->table_mask;
+    /* stays if its home lies cyclically in (i, j] */
+    if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
+      continue;
+    e->table[i] = e->table[j];
+    i = j;
+  }
+  e->table[i].stream = NULL;
+}
+
 static void
 remove_stream (OctoEngine *e, Stream *s)
 {
   unlink_stream (e, s);
   e->n_streams--;
-  g_hash_table_remove (e->streams, &s->key);
+  table_remove (e, s);
   if (e->last_stream == s)
     e->last_stream = NULL;
   free_stream (s);
@@ -395,7 +463,7 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
 
   if (s && s->key.source == source && s->key.stream_id == stream_id)
     return s;
-  s = g_hash_table_lookup (e->streams, &key);
+  s = lookup_stream (e, source, stream_id);
   if (!s) {
     if (e->n_streams >= e->config.max_streams) {
       Stream *idle = evictable_stream (e, now);
@@ -406,7 +474,7 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
     s = g_new0 (Stream, 1);
     s->key = key;
     octo_arrival_meter_init (&s->arrivals);
-    g_hash_table_insert (e->streams, &s->key, s);
+    table_insert (e, s);
     link_most_recent (e, s);
     e->n_streams++;
   }
@@ -695,6 +763,11 @@ snapshot_share (OctoEngine *e, Stream *s, guint64 bw, OctoTime start,
   if (e->snapshot_id == 0 || now < e->snapshot_time
       || now >= e->snapshot_time + OCTO_RATE_WINDOW)
     take_snapshot (e, start, now);
+  if (s->share_snapshot_id == e->snapshot_id && s->share_bw == bw)
+    return s->share;
+  s->share_snapshot_id = e->snapshot_id;
+  s->share_bw = bw;
+  s->share = bw;
   if (s->snapshot_id == e->snapshot_id) {
     /* leave out one occurrence of its own rate */
     guint32 lo = 0, hi = e->snapshot_n;
@@ -707,10 +780,10 @@ snapshot_share (OctoEngine *e, Stream *s, guint64 bw, OctoTime start,
     }
     skip = lo;
   }
-  if (e->snapshot_n - (skip < e->snapshot_n) == 0)
-    return bw;
-  return octo_fair_share_level_sorted (e->snapshot, e->snapshot_prefix,
-      e->snapshot_n, skip, bw);
+  if (e->snapshot_n - (skip < e->snapshot_n) > 0)
+    s->share = octo_fair_share_level_sorted (e->snapshot, e->snapshot_prefix,
+        e->snapshot_n, skip, bw);
+  return s->share;
 }
 
 /* BW_s (rule 6): the water level @s sees with its own demand unbounded and
@@ -734,12 +807,14 @@ share_of (OctoEngine *e, Stream *s, OctoTime now)
       octo_rate_meter_window_start (e->rate, now) :
       (now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0);
   for (Stream *c = e->most_recent; c && c->last_arrival > start;
+      c = c->older)
+    if (c != s && ++walked > EXACT_SHARE_STREAMS)
+      return MAX (snapshot_share (e, s, bw, start, now), 1);
+  for (Stream *c = e->most_recent; c && c->last_arrival > start;
       c = c->older) {
     guint64 demand;
     if (c == s)
       continue;
-    if (++walked > EXACT_SHARE_STREAMS)
-      return MAX (snapshot_share (e, s, bw, start, now), 1);
     demand = octo_arrival_meter_rate (&c->arrivals, start, now);
     if (demand > 0)
       e->demands[n++] = demand;
@@ -758,8 +833,7 @@ guint64
 octo_engine_stream_share (OctoEngine *e, guint64 source, guint16 stream_id,
     OctoTime now)
 {
-  StreamKey key = { source, stream_id };
-  Stream *s = g_hash_table_lookup (e->streams, &key);
+  Stream *s = lookup_stream (e, source, stream_id);
 
   return s ? share_of (e, s, now) : octo_engine_bandwidth (e, now);
 }
@@ -859,8 +933,7 @@ octo_engine_dequeue (OctoEngine *e, OctoTime now, OctoPacket *out)
 void
 octo_engine_reset_stream (OctoEngine *e, guint64 source, guint16 stream_id)
 {
-  StreamKey key = { source, stream_id };
-  Stream *s = g_hash_table_lookup (e->streams, &key);
+  Stream *s = lookup_stream (e, source, stream_id);
 
   if (!s)
     return;

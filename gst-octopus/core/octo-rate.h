@@ -40,13 +40,14 @@ OctoTime octo_rate_meter_window_start (OctoRateMeter *meter, OctoTime now);
 /* Arrival-rate history of one stream: bytes per time. */
 #define OCTO_ARRIVAL_HISTORY 256
 typedef struct {
+  /* counters first: they share a cache line with the owner's fields */
+  guint64 total_bytes;
+  guint32 head;   /* next slot */
+  guint32 count;
   struct {
     OctoTime time;
     guint64 cum_bytes;          /* bytes arrived up to and with this instant */
   } entry[OCTO_ARRIVAL_HISTORY];
-  guint64 total_bytes;
-  guint32 head;   /* next slot */
-  guint32 count;
 } OctoArrivalMeter;
 
 void octo_arrival_meter_init (OctoArrivalMeter *meter);

@@ -87,6 +87,47 @@ test_sorted_level_matches_water_filling (void)
   }
 }
 
+/* Streams come and go through a full table (each round evicts the stream
+ * silent for a round): every live stream keeps its one record, so droppers
+ * keep acting within it and no stream is turned into plain FIFO traffic. */
+static void
+test_stream_table_survives_churn (void)
+{
+  OctoEngineConfig config;
+  Harness *h;
+  Tags low = { .priority = 3 };
+  Tags d = { .drop = TRUE };
+
+  octo_engine_config_init (&config);
+  config.max_streams = 40;
+  h = harness_new_full (&config);
+  for (guint r = 0; r < 300; r++) {
+    OctoTime now = r * (OCTO_SECOND + 100 * MS);
+    guint first = r >= 31 ? r - 31 : 0;
+    GString *expected = g_string_new (NULL);
+    gchar *log;
+
+    /* streams first..r: a low message, then every stream's dropper */
+    for (guint k = first; k <= r; k++)
+      harness_message (h, 0, k, 2 * r, 1, 100, &low, now);
+    for (guint k = first; k <= r; k++)
+      harness_message (h, 0, k, 2 * r + 1, 1, 100, &d, now);
+    harness_dequeue (h, G_MAXUINT, now + 1 * MS);
+    for (guint k = first; k <= r; k++)
+      g_string_append_printf (expected, "%s-%u/%u:dropper",
+          expected->len ? " " : "", k, 2 * r);
+    for (guint k = first; k <= r; k++)
+      g_string_append_printf (expected, " +%u/%u", k, 2 * r + 1);
+    log = harness_take_log (h);
+    g_assert_cmpstr (log, ==, expected->str);
+    g_free (log);
+    g_string_free (expected, TRUE);
+  }
+  g_assert_cmpuint (octo_engine_get_stats (h->engine)->streams_overflowed, ==,
+      0);
+  harness_free (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -97,5 +138,7 @@ main (int argc, char **argv)
       test_idle_streams_take_no_share);
   g_test_add_func ("/streams/sorted-level-matches-water-filling",
       test_sorted_level_matches_water_filling);
+  g_test_add_func ("/streams/stream-table-survives-churn",
+      test_stream_table_survives_churn);
   return g_test_run ();
 }
