@@ -110,7 +110,10 @@ guint32 octo_engine_queued_packets (const OctoEngine *engine);
 void octo_engine_set_bandwidth (OctoEngine *engine, guint64 bps);
 /* The bandwidth in force at @now (OCTO_BW_UNKNOWN, OCTO_BW_UNLIMITED or bits/s). */
 guint64 octo_engine_bandwidth (OctoEngine *engine, OctoTime now);
-/* The max-min fair share of that bandwidth for one stream at @now. */
+/* The max-min fair share of that bandwidth for one stream at @now: exact
+ * while at most 8 other streams had arrivals in the rate window; beyond
+ * that, from their arrival rates as of a snapshot at most one window
+ * (OCTO_RATE_WINDOW) old, against the current bandwidth. */
 guint64 octo_engine_stream_share (OctoEngine *engine, guint64 source,
     guint16 stream_id, OctoTime now);
 
