@@ -60,6 +60,7 @@ demo-trace: build
 
 bench: build
 	$(BUILD)/bench/octo-bench-engine
+	$(BUILD)/bench/octo-bench-engine-streams
 
 # The simulated matrix into results/latest (ARGS: see bench/experiments.py -h),
 # e.g. make experiments ARGS="--cases 2 --schemes octopus,octobbr --rtts 20,60"

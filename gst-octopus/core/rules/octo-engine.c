@@ -1,20 +1,25 @@
 /* The Octopus dropping engine; the rules are listed in octo-engine.h and
- * DESIGN.md.  Storage is a ring of packet descriptors; messages and streams
+ * docs/design.md.  Storage is a ring of packet descriptors; messages and streams
  * are small records the descriptors point to, so the per-packet work is a
  * cached lookup and a few counters. */
 #include "octo-engine.h"
 #include "octo-rate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Decided message records with no packet queued, kept per stream (oldest
- * forgotten first) so that late or reordered packets of a message still meet
- * its decision. */
+ * forgotten first, and none older than OCTO_ENGINE_RECORD_AGE) so that late
+ * or reordered packets of a message still meet its decision. */
 #define MAX_IDLE_MESSAGES 32
 /* A stream with nothing queued for this long may be forgotten to make room
  * for a new one (its partial messages are dead by then). */
 #define STREAM_IDLE_EVICT (1 * OCTO_SECOND)
 #define MIN_RING_SLOTS 256
+/* Up to this many other streams active in the rate window, a stream's share
+ * is computed afresh from their arrival rates at each decision; beyond it,
+ * from a snapshot of their rates at most one window old. */
+#define EXACT_SHARE_STREAMS 8
 
 typedef enum {
   MSG_UNDECIDED = 0,
@@ -34,21 +39,39 @@ struct _Message {
   guint8 state;
   guint8 reason;                /* OctoDropReason once dropped */
   guint8 priority;
+  guint32 epoch;                /* the stream's epoch it belongs to */
+  OctoTime last_active;         /* last arrival of a packet of it, or when
+                                   its last queued packet left */
   gboolean sent_any;
   gboolean discard_arrivals;    /* partly sent, then overflowed */
 };
 
-struct _Stream {
+typedef struct {
   guint64 source;
   guint16 stream_id;
-  guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
-  guint32 dropper[OCTO_N_PRIORITIES];
-  guint32 queued;
+} StreamKey;
+
+struct _Stream {
+  /* what every packet touches first, in one cache line */
+  StreamKey key;                /* the hash table's key */
+  Stream *older, *newer;        /* every stream, by last arrival */
   OctoTime last_arrival;
-  Message *oldest, *newest;     /* open records, creation order */
-  guint32 max_id;               /* newest msg_id seen, when any record exists */
+  OctoTime emptied;             /* when queued last fell to 0 */
+  Message *newest;              /* open records, creation order */
+  guint32 queued;
+  guint32 epoch;                /* octo_engine_reset_stream() count */
+  guint32 max_id;               /* newest msg_id seen, if has_max_id */
+  gboolean has_max_id;
   guint32 n_open;
   guint32 n_idle;
+  Message *oldest;
+  guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
+  guint32 dropper[OCTO_N_PRIORITIES];
+  guint32 snapshot_id;          /* == engine's: snapshot_demand is in it */
+  guint64 snapshot_demand;
+  guint32 share_snapshot_id;    /* share was computed from that snapshot */
+  guint64 share_bw;             /* ... for that bandwidth */
+  guint64 share;
   OctoArrivalMeter arrivals;
 };
 
@@ -72,38 +95,55 @@ struct _OctoEngine {
   guint64 bytes;                /* alive packets only */
   gboolean busy;                /* alive packets queued, as the rate meter knows */
 
-  GHashTable *streams;          /* StreamKey -> Stream */
-  GPtrArray *stream_list;
+  /* open addressing, linear probing, at most half full: one cache line per
+   * lookup besides the stream itself */
+  struct {
+    Stream *stream;             /* NULL: free */
+    guint32 hash;
+  } *table;
+  guint32 table_mask;
+  guint64 hash_seed;            /* placement only, never a decision */
+  Stream *least_recent, *most_recent;   /* by last arrival */
+  guint32 n_streams;
   Stream *last_stream;
   Message *free_messages;
 
   OctoRateMeter *rate;
   OctoArrivalMeter untagged_arrivals;   /* FIFO traffic competes for BW too */
   guint64 external_bw;
-  guint64 *demands;             /* scratch for fair shares */
+  guint64 demands[EXACT_SHARE_STREAMS + 1];    /* scratch for fair shares */
+  /* the arrival rates of the streams active in one window, ascending, with
+   * prefix sums, for queues with many active streams */
+  guint64 *snapshot, *snapshot_prefix;
+  guint32 snapshot_n;
+  guint32 snapshot_id;          /* 0: none taken */
+  OctoTime snapshot_time;
 
   OctoEngineStats stats;
 };
 
-typedef struct {
-  guint64 source;
-  guint16 stream_id;
-} StreamKey;
-
-static guint
-stream_key_hash (gconstpointer p)
+/* MurmurHash3's finaliser over the key and a per-engine seed: senders who
+ * pick their ports cannot aim at one probe run without knowing the seed. */
+static guint32
+stream_hash (const OctoEngine *e, guint64 source, guint16 stream_id)
 {
-  const StreamKey *k = p;
-  guint64 h = (k->source ^ ((guint64) k->stream_id << 48)) * 0x9e3779b97f4a7c15ull;
-  return (guint) (h >> 32);
+  guint64 h = (source ^ e->hash_seed) * 0x9e3779b97f4a7c15ull + stream_id;
+
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return (guint32) h;
 }
 
-static gboolean
-stream_key_equal (gconstpointer a, gconstpointer b)
+static gint
+compare_demands (gconstpointer a, gconstpointer b)
 {
-  const StreamKey *x = a, *y = b;
-  return x->source == y->source && x->stream_id == y->stream_id;
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
 }
+
 
 void
 octo_engine_config_init (OctoEngineConfig *config)
@@ -137,11 +177,15 @@ octo_engine_new (const OctoEngineConfig *config, OctoDropFunc drop_func,
   e->ring = g_new0 (Entry, e->capacity);
   octo_arrival_meter_init (&e->untagged_arrivals);
 
-  e->streams = g_hash_table_new_full (stream_key_hash, stream_key_equal,
-      g_free, NULL);
-  e->stream_list = g_ptr_array_new ();
+  e->table_mask = 1;
+  while (e->table_mask < 2 * e->config.max_streams)
+    e->table_mask <<= 1;
+  e->table = g_malloc0_n (e->table_mask, sizeof (*e->table));
+  e->table_mask--;
+  e->hash_seed = GPOINTER_TO_SIZE (e) * 0x9e3779b97f4a7c15ull;
   e->rate = octo_rate_meter_new ();
-  e->demands = g_new (guint64, e->config.max_streams + 1);
+  e->snapshot = g_new (guint64, e->config.max_streams + 1);
+  e->snapshot_prefix = g_new (guint64, e->config.max_streams + 2);
   return e;
 }
 
@@ -171,16 +215,19 @@ octo_engine_free (OctoEngine *e)
     if (!entry->dead && e->drop_func)
       e->drop_func (&entry->packet, OCTO_DROP_OVERFLOW, e->user_data);
   }
-  for (guint i = 0; i < e->stream_list->len; i++)
-    free_stream (g_ptr_array_index (e->stream_list, i));
-  g_ptr_array_free (e->stream_list, TRUE);
-  g_hash_table_destroy (e->streams);
+  g_free (e->table);
+  while (e->least_recent) {
+    Stream *s = e->least_recent;
+    e->least_recent = s->newer;
+    free_stream (s);
+  }
   while ((m = e->free_messages)) {
     e->free_messages = m->next;
     g_free (m);
   }
   octo_rate_meter_free (e->rate);
-  g_free (e->demands);
+  g_free (e->snapshot);
+  g_free (e->snapshot_prefix);
   g_free (e->ring);
   g_free (e);
 }
@@ -200,18 +247,25 @@ release_message (OctoEngine *e, Message *m)
     m->next->prev = m->prev;
   else
     s->newest = m->prev;
-  s->n_open--;
+  if (--s->n_open == 0)
+    s->has_max_id = FALSE;
   m->next = e->free_messages;
   e->free_messages = m;
 }
 
 /* A record stays while it has queued packets; idle ones beyond
- * MAX_IDLE_MESSAGES are forgotten oldest first. */
+ * MAX_IDLE_MESSAGES are forgotten oldest first, those of an earlier epoch at
+ * once. */
 static void
-message_became_idle (OctoEngine *e, Message *m)
+message_became_idle (OctoEngine *e, Message *m, OctoTime now)
 {
   Stream *s = m->stream;
 
+  if (m->epoch != s->epoch) {
+    release_message (e, m);
+    return;
+  }
+  m->last_active = now;
   s->n_idle++;
   while (s->n_idle > MAX_IDLE_MESSAGES) {
     Message *victim = s->oldest;
@@ -235,7 +289,9 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   m->stream = s;
   m->msg_id = h->msg_id;
   m->priority = h->priority;
+  m->epoch = s->epoch;
   m->head_time = now;
+  m->last_active = now;
   m->prev = s->newest;
   if (s->newest)
     s->newest->next = m;
@@ -244,51 +300,159 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   s->newest = m;
   s->n_open++;
   s->n_idle++;                  /* until its first packet is stored */
-  if (s->n_open == 1 || octo_msg_id_newer (m->msg_id, s->max_id))
+  if (!s->has_max_id || octo_msg_id_newer (m->msg_id, s->max_id)) {
     s->max_id = m->msg_id;
+    s->has_max_id = TRUE;
+  }
   return m;
 }
 
-static Message *
-find_message (Stream *s, guint32 msg_id)
+static gboolean
+record_expired (const Message *m, OctoTime now)
 {
+  return m->queued == 0 && now >= m->last_active + OCTO_ENGINE_RECORD_AGE;
+}
+
+/* The record of @msg_id in the stream's current epoch, if it has one that
+ * has not expired (an expired one is forgotten: the packet is a new head). */
+static Message *
+find_message (OctoEngine *e, Stream *s, guint32 msg_id, OctoTime now)
+{
+  Message *m = s->newest;
+
   /* most packets continue the message before them, or start a newer one;
    * only reordered and late packets search the open records */
-  if (s->newest && s->newest->msg_id == msg_id)
-    return s->newest;
-  if (!s->newest || octo_msg_id_newer (msg_id, s->max_id))
+  if (!(m && m->msg_id == msg_id && m->epoch == s->epoch)) {
+    if (!s->has_max_id || octo_msg_id_newer (msg_id, s->max_id))
+      return NULL;
+    for (m = s->newest; m; m = m->prev)
+      if (m->msg_id == msg_id && m->epoch == s->epoch)
+        break;
+    if (!m)
+      return NULL;
+  }
+  if (record_expired (m, now)) {
+    s->n_idle--;
+    release_message (e, m);
     return NULL;
-  for (Message *m = s->newest; m; m = m->prev)
-    if (m->msg_id == msg_id)
-      return m;
-  return NULL;
+  }
+  return m;
+}
+
+/* Forgets the stream's records of messages with nothing queued. */
+static void
+forget_idle_records (OctoEngine *e, Stream *s)
+{
+  Message *m = s->oldest;
+
+  while (m) {
+    Message *next = m->next;
+    if (m->queued == 0) {
+      if (m->epoch == s->epoch)
+        s->n_idle--;
+      release_message (e, m);
+    }
+    m = next;
+  }
+}
+
+static void
+unlink_stream (OctoEngine *e, Stream *s)
+{
+  if (s->older)
+    s->older->newer = s->newer;
+  else
+    e->least_recent = s->newer;
+  if (s->newer)
+    s->newer->older = s->older;
+  else
+    e->most_recent = s->older;
+}
+
+static void
+link_most_recent (OctoEngine *e, Stream *s)
+{
+  s->newer = NULL;
+  s->older = e->most_recent;
+  if (e->most_recent)
+    e->most_recent->newer = s;
+  else
+    e->least_recent = s;
+  e->most_recent = s;
+}
+
+static Stream *
+lookup_stream (const OctoEngine *e, guint64 source, guint16 stream_id)
+{
+  guint32 hash = stream_hash (e, source, stream_id);
+
+  for (guint32 i = hash & e->table_mask;; i = (i + 1) & e->table_mask) {
+    Stream *c = e->table[i].stream;
+    if (!c)
+      return NULL;
+    if (e->table[i].hash == hash && c->key.source == source
+        && c->key.stream_id == stream_id)
+      return c;
+  }
+}
+
+static void
+table_insert (OctoEngine *e, Stream *s)
+{
+  guint32 hash = stream_hash (e, s->key.source, s->key.stream_id);
+  guint32 i = hash & e->table_mask;
+
+  while (e->table[i].stream)
+    i = (i + 1) & e->table_mask;
+  e->table[i].stream = s;
+  e->table[i].hash = hash;
+}
+
+/* Removes @s, shifting back later entries of its probe run so every entry
+ * stays reachable from its home slot. */
+static void
+table_remove (OctoEngine *e, Stream *s)
+{
+  guint32 i, j;
+
+  i = stream_hash (e, s->key.source, s->key.stream_id) & e->table_mask;
+
+  while (e->table[i].stream != s)
+    i = (i + 1) & e->table_mask;
+  for (j = (i + 1) & e->table_mask; e->table[j].stream;
+      j = (j + 1) & e->table_mask) {
+    guint32 home = e->table[j].hash & e->table_mask;
+    /* stays if its home lies cyclically in (i, j] */
+    if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
+      continue;
+    e->table[i] = e->table[j];
+    i = j;
+  }
+  e->table[i].stream = NULL;
 }
 
 static void
 remove_stream (OctoEngine *e, Stream *s)
 {
-  StreamKey key = { s->source, s->stream_id };
-
-  g_ptr_array_remove_fast (e->stream_list, s);
-  g_hash_table_remove (e->streams, &key);
+  unlink_stream (e, s);
+  e->n_streams--;
+  table_remove (e, s);
   if (e->last_stream == s)
     e->last_stream = NULL;
   free_stream (s);
 }
 
-/* The least recently active stream with nothing queued for a while. */
+/* The least recently active stream with nothing queued for a while: the
+ * recency list is ordered by last arrival, so only streams silent for that
+ * long but still holding packets are passed over. */
 static Stream *
 evictable_stream (OctoEngine *e, OctoTime now)
 {
-  Stream *pick = NULL;
-
-  for (guint i = 0; i < e->stream_list->len; i++) {
-    Stream *c = g_ptr_array_index (e->stream_list, i);
-    if (c->queued == 0 && now >= c->last_arrival + STREAM_IDLE_EVICT
-        && (!pick || c->last_arrival < pick->last_arrival))
-      pick = c;
-  }
-  return pick;
+  for (Stream *c = e->least_recent;
+      c && now >= c->last_arrival + STREAM_IDLE_EVICT; c = c->newer)
+    if (c->queued == 0)
+      return c;
+  return NULL;
 }
 
 static Stream *
@@ -296,26 +460,23 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
 {
   StreamKey key = { source, stream_id };
   Stream *s = e->last_stream;
-  StreamKey *stored;
 
-  if (s && s->source == source && s->stream_id == stream_id)
+  if (s && s->key.source == source && s->key.stream_id == stream_id)
     return s;
-  s = g_hash_table_lookup (e->streams, &key);
+  s = lookup_stream (e, source, stream_id);
   if (!s) {
-    if (e->stream_list->len >= e->config.max_streams) {
+    if (e->n_streams >= e->config.max_streams) {
       Stream *idle = evictable_stream (e, now);
       if (!idle)
         return NULL;
       remove_stream (e, idle);
     }
     s = g_new0 (Stream, 1);
-    s->source = source;
-    s->stream_id = stream_id;
+    s->key = key;
     octo_arrival_meter_init (&s->arrivals);
-    stored = g_new (StreamKey, 1);
-    *stored = key;
-    g_hash_table_insert (e->streams, stored, s);
-    g_ptr_array_add (e->stream_list, s);
+    table_insert (e, s);
+    link_most_recent (e, s);
+    e->n_streams++;
   }
   e->last_stream = s;
   return s;
@@ -403,20 +564,22 @@ drop_message (OctoEngine *e, Message *m, OctoDropReason reason)
 
 /* Called after a packet of @m left the ring (sent or discarded). */
 static void
-packet_left (OctoEngine *e, Message *m)
+packet_left (OctoEngine *e, Message *m, OctoTime now)
 {
   Stream *s = m->stream;
 
   s->queued--;
   if (--m->queued == 0)
-    message_became_idle (e, m);
-  if (s->queued == 0)
+    message_became_idle (e, m, now);
+  if (s->queued == 0) {
     s->dropper_valid = 0;       /* nothing older can remain (rule 5) */
+    s->emptied = now;
+  }
 }
 
 /* Rule 4: discard the queued packets of @m, newest first. */
 static void
-discard_queued (OctoEngine *e, Message *m)
+discard_queued (OctoEngine *e, Message *m, OctoTime now)
 {
   guint32 left = m->queued;
 
@@ -429,12 +592,12 @@ discard_queued (OctoEngine *e, Message *m)
     e->bytes -= entry->packet.size;
     count_drop (e, &entry->packet, OCTO_DROP_OVERFLOW);
     left--;
-    packet_left (e, m);
+    packet_left (e, m, now);
   }
 }
 
 static void
-overflow (OctoEngine *e, const OctoPacket *p, Message *m)
+overflow (OctoEngine *e, const OctoPacket *p, Message *m, OctoTime now)
 {
   if (m && m->state != MSG_DROPPED) {
     if (m->sent_any) {
@@ -444,7 +607,7 @@ overflow (OctoEngine *e, const OctoPacket *p, Message *m)
     } else {
       drop_message (e, m, OCTO_DROP_OVERFLOW);
       if (m->queued > 0)
-        discard_queued (e, m);
+        discard_queued (e, m, now);
     }
   }
   count_drop (e, p, OCTO_DROP_OVERFLOW);
@@ -486,9 +649,18 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
       e->stats.streams_overflowed++;
   }
   if (s) {
+    /* a stream silent and empty for the record age starts afresh */
+    if (s->queued == 0 && s->n_open > 0
+        && now >= MAX (s->last_arrival, s->emptied) + OCTO_ENGINE_RECORD_AGE)
+      forget_idle_records (e, s);
     s->last_arrival = now;
-    m = find_message (s, p->header.msg_id);
+    if (e->most_recent != s) {
+      unlink_stream (e, s);
+      link_most_recent (e, s);
+    }
+    m = find_message (e, s, p->header.msg_id, now);
     if (m && (m->state == MSG_DROPPED || m->discard_arrivals)) {
+      m->last_active = now;
       count_drop (e, p, m->reason);     /* rule 3 */
       return FALSE;
     }
@@ -502,10 +674,10 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
 
   if (!has_room (e, p->size)) {
     /* discarding m's queued packets may forget m: do not touch it after */
-    overflow (e, p, m);
+    overflow (e, p, m, now);
     if (new_msg) {
       s->n_idle--;
-      message_became_idle (e, m);
+      message_became_idle (e, m, now);
     }
     update_busy (e, now);
     return FALSE;
@@ -520,6 +692,7 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
   update_busy (e, now);
 
   if (m) {
+    m->last_active = now;
     if (m->queued++ == 0)
       s->n_idle--;
     s->queued++;
@@ -548,38 +721,111 @@ octo_engine_set_bandwidth (OctoEngine *e, guint64 bps)
   e->external_bw = bps;
 }
 
+/* Takes the arrival rates over (start, now] of the streams that had an
+ * arrival in it, and of plain FIFO traffic. */
+static void
+take_snapshot (OctoEngine *e, OctoTime start, OctoTime now)
+{
+  guint32 n = 0;
+  guint64 untagged;
+
+  if (++e->snapshot_id == 0)
+    e->snapshot_id = 1;
+  for (Stream *c = e->most_recent; c && c->last_arrival > start;
+      c = c->older) {
+    guint64 demand = octo_arrival_meter_rate (&c->arrivals, start, now);
+    if (demand == 0)
+      continue;
+    c->snapshot_id = e->snapshot_id;
+    c->snapshot_demand = demand;
+    e->snapshot[n++] = demand;
+  }
+  untagged = octo_arrival_meter_rate (&e->untagged_arrivals, start, now);
+  if (untagged > 0)
+    e->snapshot[n++] = untagged;
+  qsort (e->snapshot, n, sizeof (guint64), compare_demands);
+  e->snapshot_prefix[0] = 0;
+  for (guint32 i = 0; i < n; i++)
+    e->snapshot_prefix[i + 1] = e->snapshot_prefix[i] + e->snapshot[i];
+  e->snapshot_n = n;
+  e->snapshot_time = now;
+}
+
+/* @s's share among many active streams, from rates at most one rate window
+ * old: the snapshot is retaken when a decision finds it that old, so its cost
+ * is spread over at least one arrival per active stream. */
+static guint64
+snapshot_share (OctoEngine *e, Stream *s, guint64 bw, OctoTime start,
+    OctoTime now)
+{
+  guint32 skip = G_MAXUINT32;
+
+  if (e->snapshot_id == 0 || now < e->snapshot_time
+      || now >= e->snapshot_time + OCTO_RATE_WINDOW)
+    take_snapshot (e, start, now);
+  if (s->share_snapshot_id == e->snapshot_id && s->share_bw == bw)
+    return s->share;
+  s->share_snapshot_id = e->snapshot_id;
+  s->share_bw = bw;
+  s->share = bw;
+  if (s->snapshot_id == e->snapshot_id) {
+    /* leave out one occurrence of its own rate */
+    guint32 lo = 0, hi = e->snapshot_n;
+    while (lo < hi) {
+      guint32 mid = lo + (hi - lo) / 2;
+      if (e->snapshot[mid] < s->snapshot_demand)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    skip = lo;
+  }
+  if (e->snapshot_n - (skip < e->snapshot_n) > 0)
+    s->share = octo_fair_share_level_sorted (e->snapshot, e->snapshot_prefix,
+        e->snapshot_n, skip, bw);
+  return s->share;
+}
+
+/* BW_s (rule 6): the water level @s sees with its own demand unbounded and
+ * every other stream active in the rate window capped at its arrival rate.
+ * Streams are walked from the most recent arrival back to the first one that
+ * had none in the window, so idle streams cost nothing. */
 static guint64
 share_of (OctoEngine *e, Stream *s, OctoTime now)
 {
   guint64 bw = octo_engine_bandwidth (e, now);
   OctoTime start;
   guint64 untagged, share;
-  guint n = 0, index = 0;
+  guint n = 0, walked = 0;
 
   if (bw == OCTO_BW_UNKNOWN || bw == OCTO_BW_UNLIMITED)
     return bw;
   /* alone in the queue: the whole bandwidth */
-  if (e->stream_list->len < 2 && e->untagged_arrivals.count == 0)
+  if (e->n_streams < 2 && e->untagged_arrivals.count == 0)
     return bw;
   start = e->config.bw_source == OCTO_BW_MEASURED ?
       octo_rate_meter_window_start (e->rate, now) :
       (now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0);
-  for (guint i = 0; i < e->stream_list->len; i++) {
-    Stream *c = g_ptr_array_index (e->stream_list, i);
-    guint64 demand = c == s ? 0 :
-        octo_arrival_meter_rate (&c->arrivals, start, now);
+  for (Stream *c = e->most_recent; c && c->last_arrival > start;
+      c = c->older)
+    if (c != s && ++walked > EXACT_SHARE_STREAMS)
+      return MAX (snapshot_share (e, s, bw, start, now), 1);
+  for (Stream *c = e->most_recent; c && c->last_arrival > start;
+      c = c->older) {
+    guint64 demand;
     if (c == s)
-      index = n;
-    if (demand > 0 || c == s)
+      continue;
+    demand = octo_arrival_meter_rate (&c->arrivals, start, now);
+    if (demand > 0)
       e->demands[n++] = demand;
   }
   /* plain FIFO traffic in the same queue takes its share as one more flow */
   untagged = octo_arrival_meter_rate (&e->untagged_arrivals, start, now);
   if (untagged > 0)
     e->demands[n++] = untagged;
-  if (n < 2)
+  if (n == 0)
     return bw;
-  share = octo_fair_share_for (e->demands, n, bw, index);
+  share = octo_fair_share_level (e->demands, n, bw);
   return MAX (share, 1);        /* 0 would read as unknown */
 }
 
@@ -587,8 +833,7 @@ guint64
 octo_engine_stream_share (OctoEngine *e, guint64 source, guint16 stream_id,
     OctoTime now)
 {
-  StreamKey key = { source, stream_id };
-  Stream *s = g_hash_table_lookup (e->streams, &key);
+  Stream *s = lookup_stream (e, source, stream_id);
 
   return s ? share_of (e, s, now) : octo_engine_bandwidth (e, now);
 }
@@ -598,6 +843,8 @@ octo_engine_stream_share (OctoEngine *e, guint64 source, guint16 stream_id,
 static gboolean
 dropper_covers (const Stream *s, const Message *m)
 {
+  if (m->epoch != s->epoch)
+    return FALSE;               /* its droppers were forgotten with its epoch */
   for (guint t = 0; t <= m->priority; t++)
     if ((s->dropper_valid & (1u << t))
         && octo_msg_id_newer (s->dropper[t], m->msg_id))
@@ -655,7 +902,7 @@ octo_engine_peek (OctoEngine *e, OctoTime now)
     e->bytes -= entry->packet.size;
     pop_front (e);
     count_drop (e, &entry->packet, m->reason);
-    packet_left (e, m);
+    packet_left (e, m, now);
   }
   update_busy (e, now);
   return NULL;
@@ -677,10 +924,25 @@ octo_engine_dequeue (OctoEngine *e, OctoTime now, OctoPacket *out)
   octo_rate_meter_departure (e->rate, out->size, now);
   if (entry->msg) {
     entry->msg->sent_any = TRUE;
-    packet_left (e, entry->msg);
+    packet_left (e, entry->msg, now);
   }
   update_busy (e, now);
   return TRUE;
+}
+
+void
+octo_engine_reset_stream (OctoEngine *e, guint64 source, guint16 stream_id)
+{
+  Stream *s = lookup_stream (e, source, stream_id);
+
+  if (!s)
+    return;
+  forget_idle_records (e, s);
+  /* records with packets still queued keep deciding those packets, but no
+   * new packet finds them */
+  s->epoch++;
+  s->has_max_id = FALSE;
+  s->dropper_valid = 0;
 }
 
 guint64

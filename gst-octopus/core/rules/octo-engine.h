@@ -1,4 +1,4 @@
-/* gst-octopus core: the Octopus dropping engine (paper 000 §4.3, DESIGN.md).
+/* gst-octopus core: the Octopus dropping engine (paper 000 §4.3, docs/design.md).
  *
  * One OctoEngine is one queue: a base-station queue of one user in the shim,
  * the send buffer of one transport connection, or either in the simulator.
@@ -11,7 +11,9 @@
  *  3. once dropped, every later packet of it is discarded;
  *  4. a packet that does not fit discards its whole message (overflow);
  *  5. streams are isolated by (source, stream_id); an emptied stream forgets
- *     its droppers;
+ *     its droppers; decided message records expire OCTO_ENGINE_RECORD_AGE
+ *     after their last packet arrived or left, and an epoch change
+ *     (octo_engine_reset_stream) forgets them at once;
  *  6. bandwidth is measured from departures (octo-rate.h) or set from outside
  *     (the transport's BBR estimate).
  *
@@ -89,6 +91,18 @@ const OctoPacket *octo_engine_peek (OctoEngine *engine, OctoTime now);
 gboolean octo_engine_dequeue (OctoEngine *engine, OctoTime now,
     OctoPacket *out);
 
+/* How long a decided message record outlives its last packet (arrived or
+ * left the queue): a late packet within it meets the decision (rule 3), one
+ * after it is a new head, judged afresh.  A stream empty and silent for as
+ * long forgets all its records, so a restarted sender starts clean. */
+#define OCTO_ENGINE_RECORD_AGE (2 * OCTO_SECOND)
+
+/* A new epoch of (source, stream_id), e.g. a restarted sender: its decided
+ * records and droppers are forgotten, so its next packets are new heads;
+ * packets of the old epoch still queued keep their decisions. */
+void octo_engine_reset_stream (OctoEngine *engine, guint64 source,
+    guint16 stream_id);
+
 guint64 octo_engine_queued_bytes (const OctoEngine *engine);
 guint32 octo_engine_queued_packets (const OctoEngine *engine);
 
@@ -96,7 +110,10 @@ guint32 octo_engine_queued_packets (const OctoEngine *engine);
 void octo_engine_set_bandwidth (OctoEngine *engine, guint64 bps);
 /* The bandwidth in force at @now (OCTO_BW_UNKNOWN, OCTO_BW_UNLIMITED or bits/s). */
 guint64 octo_engine_bandwidth (OctoEngine *engine, OctoTime now);
-/* The max-min fair share of that bandwidth for one stream at @now. */
+/* The max-min fair share of that bandwidth for one stream at @now: exact
+ * while at most 8 other streams had arrivals in the rate window; beyond
+ * that, from their arrival rates as of a snapshot at most one window
+ * (OCTO_RATE_WINDOW) old, against the current bandwidth. */
 guint64 octo_engine_stream_share (OctoEngine *engine, guint64 source,
     guint16 stream_id, OctoTime now);
 

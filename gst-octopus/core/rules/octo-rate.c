@@ -234,6 +234,31 @@ octo_fair_share (const guint64 *demands, guint n, guint64 capacity,
   g_free (sorted);
 }
 
+/* Insertion sort for the handful of demands a decision usually sees; qsort
+ * beyond. */
+static void
+sort_demands (guint64 *v, guint n)
+{
+  if (n > 16) {
+    qsort (v, n, sizeof (guint64), compare_u64);
+    return;
+  }
+  for (guint i = 1; i < n; i++) {
+    guint64 x = v[i];
+    guint j = i;
+    for (; j > 0 && v[j - 1] > x; j--)
+      v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+guint64
+octo_fair_share_level (guint64 *others, guint n, guint64 capacity)
+{
+  sort_demands (others, n);
+  return water_level (others, n, 1, capacity);
+}
+
 guint64
 octo_fair_share_for (const guint64 *demands, guint n, guint64 capacity,
     guint index)
@@ -245,8 +270,45 @@ octo_fair_share_for (const guint64 *demands, guint n, guint64 capacity,
   for (guint i = 0; i < n; i++)
     if (i != index)
       others[m++] = demands[i];
-  qsort (others, m, sizeof (guint64), compare_u64);
-  level = water_level (others, m, 1, capacity);
+  level = octo_fair_share_level (others, m, capacity);
   g_free (others);
   return level;
+}
+
+/* Claimant k of the sorted demands with one occurrence at @skip removed, and
+ * the sum of the claimants before it. */
+static inline guint64
+other_at (const guint64 *sorted, guint skip, guint k)
+{
+  return sorted[k < skip ? k : k + 1];
+}
+
+static inline guint64
+others_before (const guint64 *sorted, const guint64 *prefix, guint skip,
+    guint k)
+{
+  return k <= skip ? prefix[k] : prefix[k + 1] - sorted[skip];
+}
+
+guint64
+octo_fair_share_level_sorted (const guint64 *sorted, const guint64 *prefix,
+    guint n, guint skip, guint64 capacity)
+{
+  guint m = skip < n ? n - 1 : n;
+  guint lo = 0, hi = m;
+  guint64 before;
+
+  /* water_level() stops at the first claimant above the level it would
+   * give; that test is monotone in the claimant's rank, so bisect for it */
+  while (lo < hi) {
+    guint mid = lo + (hi - lo) / 2;
+    before = others_before (sorted, prefix, skip, mid);
+    if (before >= capacity ||
+        other_at (sorted, skip, mid) > (capacity - before) / (m - mid + 1))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  before = others_before (sorted, prefix, skip, lo);
+  return before >= capacity ? 0 : (capacity - before) / (m - lo + 1);
 }

@@ -1,6 +1,6 @@
 /* gst-octopus core: the queue's delivery-rate estimate and max-min shares.
  *
- * The delivery rate (DESIGN.md rule 6) is measured over the departures of the
+ * The delivery rate (docs/design.md rule 6) is measured over the departures of the
  * last 50 ms, reaching further back until the window holds >= 5 departures,
  * as bytes of departures 2..k divided by the time the queue was busy
  * (non-empty) between departure 1 and k.  Busy time since the last departure
@@ -40,13 +40,14 @@ OctoTime octo_rate_meter_window_start (OctoRateMeter *meter, OctoTime now);
 /* Arrival-rate history of one stream: bytes per time. */
 #define OCTO_ARRIVAL_HISTORY 256
 typedef struct {
+  /* counters first: they share a cache line with the owner's fields */
+  guint64 total_bytes;
+  guint32 head;   /* next slot */
+  guint32 count;
   struct {
     OctoTime time;
     guint64 cum_bytes;          /* bytes arrived up to and with this instant */
   } entry[OCTO_ARRIVAL_HISTORY];
-  guint64 total_bytes;
-  guint32 head;   /* next slot */
-  guint32 count;
 } OctoArrivalMeter;
 
 void octo_arrival_meter_init (OctoArrivalMeter *meter);
@@ -65,5 +66,13 @@ void octo_fair_share (const guint64 *demands, guint n, guint64 capacity,
  * demand were unbounded (the water level it sees). */
 guint64 octo_fair_share_for (const guint64 *demands, guint n,
     guint64 capacity, guint index);
+/* The same water level for a claimant whose demand is unbounded among @n
+ * others; sorts @others in place, allocates nothing. */
+guint64 octo_fair_share_level (guint64 *others, guint n, guint64 capacity);
+/* The same for a claimant among @n demands @sorted ascending with prefix sums
+ * (@prefix[k] = sum of the first k, n + 1 entries), leaving out the demand at
+ * index @skip (its own; @skip >= n: none): O(log n). */
+guint64 octo_fair_share_level_sorted (const guint64 *sorted,
+    const guint64 *prefix, guint n, guint skip, guint64 capacity);
 
 G_END_DECLS

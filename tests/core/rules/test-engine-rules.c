@@ -395,6 +395,87 @@ test_bandwidth_unlimited_then_unknown (void)
   harness_free (h);
 }
 
+/* Rule 5 across a sender restart: once the old stream's records have aged
+ * out, the new message 1 is not discarded as the old 1 was, and the new
+ * message 2 is judged afresh instead of inheriting the old 2's commitment. */
+static void
+test_restarted_sender_is_judged_afresh_after_record_age (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+  OctoTime restart = 1 * MS + OCTO_ENGINE_RECORD_AGE;
+
+  harness_message (h, 0, 0, 1, 1, 100, &low, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &d, 0);
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "-0/1:dropper +0/2");
+
+  harness_message (h, 0, 0, 1, 1, 100, &low, restart);
+  harness_dequeue (h, G_MAXUINT, restart + 1 * MS);
+  assert_log (h, "+0/1");
+  harness_message (h, 0, 0, 2, 1, 100, &low, restart + 2 * MS);
+  harness_message (h, 0, 0, 3, 1, 100, &d, restart + 2 * MS);
+  harness_dequeue (h, G_MAXUINT, restart + 3 * MS);
+  assert_log (h, "-0/2:dropper +0/3");
+  harness_free (h);
+}
+
+/* Rule 3 holds for the whole record age, counted from the message's last
+ * packet (each discarded late packet restarts it); a packet arriving after
+ * the age is a new head. */
+static void
+test_late_packet_within_record_age_is_still_discarded (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+  OctoTime late = 1 * MS + OCTO_ENGINE_RECORD_AGE - 1;
+
+  harness_packets (h, 0, 0, 1, 0, 1, 4, 100, &low, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &d, 0);
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "-0/1:dropper +0/2");
+  harness_packets (h, 0, 0, 1, 1, 1, 4, 100, &low, late);
+  harness_packets (h, 0, 0, 1, 2, 1, 4, 100, &low,
+      late + OCTO_ENGINE_RECORD_AGE - 1);
+  assert_log (h, "-0/1:dropper -0/1:dropper");
+  g_assert_cmpuint (octo_engine_queued_packets (h->engine), ==, 0);
+
+  harness_packets (h, 0, 0, 1, 3, 1, 4, 100, &low,
+      late + 2 * OCTO_ENGINE_RECORD_AGE - 1);
+  harness_dequeue (h, G_MAXUINT, late + 2 * OCTO_ENGINE_RECORD_AGE);
+  assert_log (h, "+0/1");
+  harness_free (h);
+}
+
+/* An epoch change forgets the stream's records at once; a message of the
+ * old epoch still queued keeps its decision, and its late packets after the
+ * change are new heads. */
+static void
+test_reset_stream_forgets_records_at_once (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_message (h, 0, 0, 1, 1, 100, &low, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &d, 0);
+  harness_packets (h, 0, 0, 7, 0, 1, 2, 100, &low, 0);
+  harness_dequeue (h, 1, 1 * MS);
+  assert_log (h, "-0/1:dropper +0/2");
+
+  octo_engine_reset_stream (h->engine, 0, 0);
+  harness_message (h, 0, 0, 1, 1, 100, &low, 2 * MS);
+  harness_packets (h, 0, 0, 7, 1, 1, 2, 100, &low, 2 * MS);
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "+0/7 +0/1 +0/7");
+  harness_message (h, 0, 0, 2, 1, 100, &low, 4 * MS);
+  harness_message (h, 0, 0, 3, 1, 100, &d, 4 * MS);
+  harness_dequeue (h, G_MAXUINT, 5 * MS);
+  assert_log (h, "-0/2:dropper +0/3");
+  /* a stream the engine never saw: nothing to forget */
+  octo_engine_reset_stream (h->engine, 9, 9);
+  harness_free (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -435,5 +516,11 @@ main (int argc, char **argv)
       test_measured_rate_ignores_discarded_slots);
   g_test_add_func ("/rules/bandwidth-unlimited-then-unknown",
       test_bandwidth_unlimited_then_unknown);
+  g_test_add_func ("/rules/restarted-sender-judged-afresh-after-record-age",
+      test_restarted_sender_is_judged_afresh_after_record_age);
+  g_test_add_func ("/rules/late-packet-within-record-age-still-discarded",
+      test_late_packet_within_record_age_is_still_discarded);
+  g_test_add_func ("/rules/reset-stream-forgets-records-at-once",
+      test_reset_stream_forgets_records_at_once);
   return g_test_run ();
 }
