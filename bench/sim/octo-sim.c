@@ -169,8 +169,8 @@ write_outputs (const gchar *dir, const SimResult *result,
 int
 main (int argc, char **argv)
 {
-  GOptionContext *ctx = g_option_context_new ("- simulate one Octopus "
-      "experiment");
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("- simulate one "
+      "Octopus experiment");
   GError *error = NULL;
   SimRunConfig config = { 0 };
   SimLabels labels;
@@ -251,6 +251,5 @@ main (int argc, char **argv)
   }
   g_free (label2);
   sim_result_free (result);
-  g_option_context_free (ctx);
   return 0;
 }

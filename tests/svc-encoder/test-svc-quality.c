@@ -119,7 +119,10 @@ test_vp8_frames_scored_with_layer_ids (void)
     g_assert_cmpint (atoi (f[0]), ==, i - 1);
     g_assert_cmpint (atoi (f[1]), ==, 0);
     g_assert_cmpint (atoi (f[4]), ==, layer[(i - 1) % 4]);
-    g_assert_cmpfloat (g_ascii_strtod (f[6], NULL), >, 0.8);
+    /* Luma SSIM of this clip at 500 kbit/s is about 0.8-0.9 per frame; a
+     * frame scored against the wrong source or decoded wrongly scores far
+     * below 0.7. */
+    g_assert_cmpfloat (g_ascii_strtod (f[6], NULL), >, 0.7);
     g_strfreev (f);
   }
   g_strfreev (lines);
