@@ -221,6 +221,14 @@ octo_pc_draco_decode (const guint8 *data, gsize len, GArray *out,
         "Draco payload has no 3-component position attribute");
     return FALSE;
   }
+  /* Draco reads a stored bool as a C++ bool: any byte but 0 and 1 is
+   * undefined behaviour, so such values are never converted */
+  if (pos->data_type () == draco::DT_BOOL
+      || (col && col->data_type () == draco::DT_BOOL)) {
+    g_set_error (error, OCTO_PC_DRACO_ERROR, 0,
+        "Draco payload stores positions or colours as booleans");
+    return FALSE;
+  }
   if (n > OCTO_PC_DRACO_MAX_POINTS) {
     g_set_error (error, OCTO_PC_DRACO_ERROR, 0,
         "Draco payload claims %" G_GSIZE_FORMAT " points (limit %u)", n,
