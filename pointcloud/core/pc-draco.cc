@@ -85,6 +85,19 @@ decode_budget (gsize len)
       + (guint64) OCTO_PC_DRACO_BUDGET_PER_BYTE * len;
 }
 
+static gboolean
+over_budget (gsize len, gint32 num_points, guint64 bytes_per_point,
+    GError **error)
+{
+  g_set_error (error, OCTO_PC_DRACO_ERROR, 0, "Draco payload of %"
+      G_GSIZE_FORMAT " bytes claims %d points of %" G_GUINT64_FORMAT
+      " bytes each: decoding would take ~%" G_GUINT64_FORMAT " bytes, over "
+      "the %" G_GUINT64_FORMAT " allowed for its size", len, num_points,
+      bytes_per_point, bytes_per_point * (guint64) num_points,
+      decode_budget (len));
+  return FALSE;
+}
+
 extern "C" gboolean
 octo_pc_draco_decode_cost (const guint8 *data, gsize len, guint64 *cost,
     GError **error)
@@ -137,6 +150,8 @@ octo_pc_draco_decode_cost (const guint8 *data, gsize len, guint64 *cost,
   }
 
   guint64 bytes_per_point = sizeof (OctoPcPoint);
+  if (bytes_per_point * (guint64) num_points > decode_budget (len))
+    return over_budget (len, num_points, bytes_per_point, error);
   for (guint d = 0; d < num_decoders; d++) {
     guint32 num_attributes;
     if (!draco::DecodeVarint (&num_attributes, &buffer)) {
@@ -164,6 +179,9 @@ octo_pc_draco_decode_cost (const guint8 *data, gsize len, guint64 *cost,
       }
       bytes_per_point += (guint64) num_components
           * (value_len + DRACO_WORK_BYTES_PER_VALUE);
+      /* checked per attribute, so the product cannot overflow */
+      if (bytes_per_point * (guint64) num_points > decode_budget (len))
+        return over_budget (len, num_points, bytes_per_point, error);
     }
     /* the sequential coding names each attribute's value coder here */
     if (method == draco::POINT_CLOUD_SEQUENTIAL_ENCODING) {
@@ -174,19 +192,8 @@ octo_pc_draco_decode_cost (const guint8 *data, gsize len, guint64 *cost,
       }
       buffer.Advance (num_attributes);
     }
-    /* stop before the sum can overflow: the budget is far below this */
-    if (bytes_per_point > G_MAXUINT32)
-      break;
   }
   *cost = bytes_per_point * (guint64) num_points;
-  if (*cost > decode_budget (len)) {
-    g_set_error (error, OCTO_PC_DRACO_ERROR, 0, "Draco payload of %"
-        G_GSIZE_FORMAT " bytes claims %d points of %" G_GUINT64_FORMAT
-        " bytes each: decoding would take ~%" G_GUINT64_FORMAT " bytes, over "
-        "the %" G_GUINT64_FORMAT " allowed for its size", len, num_points,
-        bytes_per_point, *cost, decode_budget (len));
-    return FALSE;
-  }
   return TRUE;
 }
 
