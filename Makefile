@@ -77,8 +77,9 @@ scenarios: build
 	  --schemes octopus,octobbr,gcc,salsify,awstream-bbr,awstream-cubic \
 	  --out results/scenarios
 
-# libFuzzer targets (clang), each run FUZZ_SECONDS on a copy of its seed
-# corpus: tests/fuzz/corpus/NAME for fuzz-NAME (tests/fuzz/fuzz-NAME.c).
+# libFuzzer targets (clang), every one run FUZZ_SECONDS on a copy of its seed
+# corpus (tests/fuzz/corpus/NAME for tests/fuzz/fuzz-NAME.c) even after one
+# fails; prints a table of all and fails at the end if any failed.
 fuzz: deps
 	test -f $(FUZZ_BUILD)/build.ninja || CC=clang CXX=clang++ meson setup \
 	  $(FUZZ_BUILD) -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false

@@ -14,6 +14,7 @@
 #include "pc-encode.h"
 #include "pc-ssim-table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -352,9 +353,23 @@ gst_octopus_pc_enc_set_property (GObject *object, guint prop_id,
     case PROP_CAMERA_POSITION:
       set_vector (self->viewport.position, value);
       break;
-    case PROP_CAMERA_DIRECTION:
-      set_vector (self->viewport.direction, value);
+    case PROP_CAMERA_DIRECTION:{
+      float d[3];
+      memcpy (d, self->viewport.direction, sizeof (d));
+      set_vector (d, value);
+      /* refused as GObject refuses an out-of-range value: cells are ranked
+       * by depth along this vector, which a zero vector does not give */
+      if (!(isfinite (d[0]) && isfinite (d[1]) && isfinite (d[2]))
+          || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] == 0.0f)
+        g_warning ("%s: camera-direction <%g, %g, %g> gives no direction "
+            "(a non-zero, finite vector is needed); keeping <%g, %g, %g>",
+            GST_OBJECT_NAME (self), d[0], d[1], d[2],
+            self->viewport.direction[0], self->viewport.direction[1],
+            self->viewport.direction[2]);
+      else
+        memcpy (self->viewport.direction, d, sizeof (d));
       break;
+    }
     case PROP_SENT_LOG:
       g_free (self->sent_log);
       self->sent_log = g_value_dup_string (value);

@@ -14,6 +14,8 @@
 #include "gst/octopus/gstoctopusmeta.h"
 #include "rtpvp9descriptor.h"
 
+#include <string.h>
+
 GST_DEBUG_CATEGORY_STATIC (gst_rtp_vp9_svc_depay_debug);
 #define GST_CAT_DEFAULT gst_rtp_vp9_svc_depay_debug
 
@@ -29,8 +31,7 @@ struct _GstRtpVp9SvcDepay {
   gboolean in_frame;
   RtpVp9Descriptor first;       /* its first packet's descriptor */
   guint16 next_seq;
-  gboolean have_picture;
-  guint16 last_picture_id;
+  RtpVp9Unwrap unwrap;
   guint32 frame_id;             /* unwrapped picture id */
   gboolean have_key;
   guint32 key_frame_id;
@@ -64,19 +65,6 @@ gst_rtp_vp9_svc_depay_set_caps (GstRTPBaseDepayload *depay, GstCaps *caps)
   return ok;
 }
 
-/* Picture ids are 15-bit; frame ids keep counting. */
-static void
-update_frame_id (GstRtpVp9SvcDepay *self, guint16 picture_id)
-{
-  if (!self->have_picture)
-    self->frame_id = picture_id;
-  else
-    self->frame_id += (picture_id - self->last_picture_id) &
-        RTP_VP9_PICTURE_ID_MASK;
-  self->have_picture = TRUE;
-  self->last_picture_id = picture_id;
-}
-
 static GstBuffer *
 finish_layer_frame (GstRtpVp9SvcDepay *self, gboolean marker)
 {
@@ -85,7 +73,7 @@ finish_layer_frame (GstRtpVp9SvcDepay *self, gboolean marker)
   GstOctopusMeta *m;
   gboolean keyframe;
 
-  update_frame_id (self, d->picture_id);
+  self->frame_id = rtp_vp9_unwrap (&self->unwrap, d->picture_id);
   if (!d->inter && d->sid == 0) {
     self->have_key = TRUE;
     self->key_frame_id = self->frame_id;
@@ -171,7 +159,8 @@ gst_rtp_vp9_svc_depay_change_state (GstElement *element,
   GstRtpVp9SvcDepay *self = GST_RTP_VP9_SVC_DEPAY (element);
 
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
-    self->in_frame = self->have_picture = self->have_key = FALSE;
+    self->in_frame = self->have_key = FALSE;
+    memset (&self->unwrap, 0, sizeof (self->unwrap));
     self->spatial_layers = 0;
     self->layer_frames = self->incomplete = self->bad_packets = 0;
   }

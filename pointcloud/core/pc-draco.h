@@ -36,10 +36,27 @@ typedef struct {
 GBytes *octo_pc_draco_encode (const OctoPcPoint *pts, const guint *index,
     gsize n, const OctoPcDracoParams *params, GError **error);
 
+/* The decoder memory a payload of @len bytes may claim: a floor for small
+ * layers plus a share per payload byte, so no payload of 64 KB may claim
+ * more than 32 MiB, while a real layer (well over 2 bits per point) of any
+ * size fits. */
+#define OCTO_PC_DRACO_BUDGET_FLOOR (16u << 20)
+#define OCTO_PC_DRACO_BUDGET_PER_BYTE 256u
+
+/* Reads the Draco header of @data without decoding it and sets @cost to
+ * the bytes a decode would allocate (points times the value bytes of all
+ * attributes, with Draco's working copies).  FALSE with @error set if it
+ * is not a point cloud of the bitstream version we write, claims more than
+ * OCTO_PC_DRACO_MAX_POINTS points, or costs more than its size allows. */
+gboolean octo_pc_draco_decode_cost (const guint8 *data, gsize len,
+    guint64 *cost, GError **error);
+
 /* Decodes @len bytes and appends the points to @out (an array of
  * OctoPcPoint); an empty payload is zero points.  Malformed input, a
- * cloud without positions, or more than OCTO_PC_DRACO_MAX_POINTS points
- * return FALSE with @error set and leave @out unchanged. */
+ * payload octo_pc_draco_decode_cost refuses, a cloud without positions,
+ * or more than OCTO_PC_DRACO_MAX_POINTS points return FALSE with @error
+ * set and leave @out unchanged; Draco allocates nothing for a refused
+ * payload. */
 gboolean octo_pc_draco_decode (const guint8 *data, gsize len, GArray *out,
     GError **error);
 

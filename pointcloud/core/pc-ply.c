@@ -114,12 +114,13 @@ fail_offset (GError **error, gsize offset, const gchar *fmt, ...)
 static gchar *
 next_line (Parser *p)
 {
-  const guint8 *start = p->data + p->pos;
-  const guint8 *nl;
+  const guint8 *start, *nl;
   gsize n;
 
+  /* checked first: empty data may come as a NULL pointer */
   if (p->pos >= p->len)
     return NULL;
+  start = p->data + p->pos;
   nl = memchr (start, '\n', p->len - p->pos);
   n = nl ? (gsize) (nl - start) : p->len - p->pos;
   p->pos += nl ? n + 1 : n;
@@ -488,11 +489,15 @@ gchar *
 octo_pc_ply_comment (const guint8 *data, gsize len, const gchar *key)
 {
   const gchar *text = (const gchar *) data;
-  const gchar *end = g_strstr_len (text, MIN (len, OCTO_PC_PLY_COMMENT_SCAN),
-      "end_header");
+  const gchar *end;
   gchar *header, **lines, *value = NULL;
   gsize klen = strlen (key);
 
+  /* empty data may come as a NULL pointer */
+  if (len == 0)
+    return NULL;
+  end = g_strstr_len (text, MIN (len, OCTO_PC_PLY_COMMENT_SCAN),
+      "end_header");
   if (!end)
     return NULL;
   header = g_strndup (text, end - text);

@@ -16,7 +16,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   guint8 *copy = g_memdup2 (data, size);
   gsize offset = 0;
 
-  for (;;) {
+  /* empty data may come as a NULL copy: no pointer arithmetic on it */
+  while (offset < size) {
     SvcDumpRecord r;
     guint8 header[SVC_DUMP_RECORD_HEADER];
     GError *error = NULL;
@@ -24,7 +25,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         &r, &error);
 
     if (used == 0)
-      break;
+      abort ();
     if (used < 0) {
       if (!error || !error->message[0])
         abort ();

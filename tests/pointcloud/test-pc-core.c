@@ -338,6 +338,69 @@ test_draco_rejects_malformed_payloads (void)
   g_array_unref (cloud);
 }
 
+/* The point count in Draco's geometry header sizes every attribute array;
+ * a forged count is refused from the header, before Draco allocates. */
+static void
+test_draco_bounds_claimed_points_before_decoding (void)
+{
+  GArray *cloud = random_cloud (500, 5);
+  GArray *dec = g_array_new (FALSE, FALSE, sizeof (OctoPcPoint));
+  GError *error = NULL;
+
+  for (int method = 0; method < 2; method++) {
+    OctoPcDracoParams params = { .method = method, .speed = 5,
+      .position_bits = 11 };
+    gsize len;
+    guint64 cost;
+    grid_for (cloud, &params);
+    GBytes *code = octo_pc_draco_encode ((OctoPcPoint *) cloud->data, NULL,
+        cloud->len, &params, &error);
+    g_assert_no_error (error);
+    const guint8 *encoded = g_bytes_get_data (code, &len);
+    guint8 *data = g_memdup2 (encoded, len);
+
+    /* an honest layer: positions (3 floats), colours (3 bytes), output */
+    gboolean priced = octo_pc_draco_decode_cost (data, len, &cost, &error);
+    g_assert_no_error (error);
+    g_assert_true (priced);
+    g_assert_cmpuint (cost, ==, 500 * (sizeof (OctoPcPoint) + 3 * 12 + 3 * 9));
+
+    /* the count is the little-endian int32 after the 11-byte header */
+    g_assert_cmpuint (data[11] | data[12] << 8 | data[13] << 16, ==, 500);
+    const guint32 forged[] = { 1u << 20, OCTO_PC_DRACO_MAX_POINTS + 1,
+      0x1d000008, 0x80000000 };
+    const char *reason[] = { "bytes each: decoding would take",
+      "(limit 16777216)", "(limit 16777216)", "(limit 16777216)" };
+    for (guint i = 0; i < G_N_ELEMENTS (forged); i++) {
+      for (int b = 0; b < 4; b++)
+        data[11 + b] = forged[i] >> (8 * b);
+      g_assert_false (octo_pc_draco_decode (data, len, dec, &error));
+      g_assert_error (error, OCTO_PC_DRACO_ERROR, 0);
+      g_assert_nonnull (strstr (error->message, reason[i]));
+      g_clear_error (&error);
+      g_assert_cmpuint (dec->len, ==, 0);
+    }
+    /* metadata and other geometry are not what octopuspcenc writes */
+    data[11] = 500 & 0xff, data[12] = 500 >> 8, data[13] = data[14] = 0;
+    data[10] = 0x80;
+    g_assert_false (octo_pc_draco_decode (data, len, dec, &error));
+    g_assert_nonnull (strstr (error->message, "without metadata"));
+    g_clear_error (&error);
+    data[10] = 0;
+    data[7] = 1;
+    g_assert_false (octo_pc_draco_decode (data, len, dec, &error));
+    g_clear_error (&error);
+    data[7] = 0;
+    g_assert_true (octo_pc_draco_decode (data, len, dec, &error));
+    g_assert_cmpuint (dec->len, ==, 500);
+    g_array_set_size (dec, 0);
+    g_free (data);
+    g_bytes_unref (code);
+  }
+  g_array_unref (dec);
+  g_array_unref (cloud);
+}
+
 static void
 test_layers_are_disjoint_uniform_splits_of_cells (void)
 {
@@ -645,6 +708,8 @@ main (int argc, char **argv)
       test_draco_layers_round_trip_on_one_grid);
   g_test_add_func ("/pc/draco/rejects-malformed-payloads",
       test_draco_rejects_malformed_payloads);
+  g_test_add_func ("/pc/draco/bounds-claimed-points-before-decoding",
+      test_draco_bounds_claimed_points_before_decoding);
   g_test_add_func ("/pc/partition/layers-are-disjoint-uniform-splits",
       test_layers_are_disjoint_uniform_splits_of_cells);
   g_test_add_func ("/pc/partition/viewport-decides-front-cells",

@@ -199,6 +199,51 @@ GST_START_TEST (test_encoder_sent_log_scores_layers_by_the_ssim_table)
 
 GST_END_TEST;
 
+static void
+keep_message (const gchar *domain, GLogLevelFlags level,
+    const gchar *message, gpointer user_data)
+{
+  (void) domain, (void) level;
+  *(gchar **) user_data = g_strdup (message);
+}
+
+/* A zero camera direction ranks no cells: it is refused with a warning and
+ * the previous direction kept. */
+GST_START_TEST (test_encoder_refuses_a_zero_camera_direction)
+{
+  GstElement *enc = gst_element_factory_make ("octopuspcenc",
+      "octopuspcenc");
+  GValue set = G_VALUE_INIT, got = G_VALUE_INIT;
+  const gdouble zero[3] = { 0.0, 0.0, 0.0 }, keep[3] = { 0.0, 0.0, 1.0 };
+
+  g_value_init (&set, GST_TYPE_ARRAY);
+  for (guint i = 0; i < 3; i++) {
+    GValue d = G_VALUE_INIT;
+    g_value_init (&d, G_TYPE_DOUBLE);
+    g_value_set_double (&d, zero[i]);
+    gst_value_array_append_and_take_value (&set, &d);
+  }
+  gchar *said = NULL;
+  guint handler = g_log_set_handler ("octopus", G_LOG_LEVEL_WARNING,
+      keep_message, &said);
+  g_object_set_property (G_OBJECT (enc), "camera-direction", &set);
+  g_log_remove_handler ("octopus", handler);
+  fail_unless_equals_string (said, "octopuspcenc: camera-direction "
+      "<0, 0, 0> gives no direction (a non-zero, finite vector is needed); "
+      "keeping <0, 0, 1>");
+  g_free (said);
+  g_value_init (&got, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (enc), "camera-direction", &got);
+  for (guint i = 0; i < 3; i++)
+    fail_unless_equals_float (g_value_get_double
+        (gst_value_array_get_value (&got, i)), keep[i]);
+  g_value_unset (&set);
+  g_value_unset (&got);
+  gst_object_unref (enc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_encoder_bad_ssim_table_names_file_and_line)
 {
   gchar *dir = g_dir_make_tmp ("pcenc-XXXXXX", NULL);
@@ -537,6 +582,7 @@ pointcloud_suite (void)
   tcase_add_test (tc, test_encoder_order_and_tags_follow_the_viewport);
   tcase_add_test (tc, test_encoder_sent_log_scores_layers_by_the_ssim_table);
   tcase_add_test (tc, test_encoder_bad_ssim_table_names_file_and_line);
+  tcase_add_test (tc, test_encoder_refuses_a_zero_camera_direction);
   tcase_add_test (tc, test_decoder_merges_any_subset_with_density);
   tcase_add_test (tc, test_decoder_counts_malformed_layers_without_output);
   tcase_add_test (tc, test_ply_source_reads_a_numbered_sequence);

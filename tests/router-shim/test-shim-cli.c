@@ -305,11 +305,29 @@ test_stats_json_escapes_the_trace_path (void)
   g_free (dir);
 }
 
+/* An absurd buffer size is refused with the bound, not accepted. */
+static void
+test_absurd_buffer_is_refused_with_the_bound (void)
+{
+  gchar *out, *err;
+
+  g_assert_cmpint (run_shim ((const gchar *const[]) {
+            "--route=127.0.0.1:0=127.0.0.1:9", "--delay-ms=1",
+            "--buffer=999999999999999", NULL }, &out, &err), !=, 0);
+  g_assert_nonnull (strstr (err, "--buffer: droptail: limit "
+          "999999999999999 bytes is over the maximum of 1073741824 bytes "
+          "(1 GiB)"));
+  g_free (out);
+  g_free (err);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_assert_nonnull (g_getenv ("OCTOPUS_SHIM"));
+  g_test_add_func ("/shim/cli/absurd-buffer-is-refused-with-the-bound",
+      test_absurd_buffer_is_refused_with_the_bound);
   g_test_add_func ("/shim/cli/help-says-what-is-required",
       test_help_says_what_is_required);
   g_test_add_func ("/shim/cli/unreadable-trace-names-the-file-and-the-reason",

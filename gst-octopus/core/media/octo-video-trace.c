@@ -17,15 +17,39 @@ typedef struct {
   guint n_fields;
 } Reader;
 
+/* The shortest line an entry can take: one digit per field, separators. */
+#define MIN_ENTRY_LINE_BYTES(n_fields) (2 * (n_fields))
+
 static gboolean
-reader_open (Reader *r, const gchar *path, GError **error)
+fail (const gchar *name, guint line, GError **error, const gchar *reason)
 {
+  g_set_error (error, OCTO_VIDEO_TRACE_ERROR, 0, "%s:%u: %s", name, line,
+      reason);
+  return FALSE;
+}
+
+static gboolean
+reader_init (Reader *r, const gchar *name, const gchar *text, gsize len,
+    GError **error)
+{
+  const gchar *nul;
   gchar *contents;
 
+  /* empty data may come as a NULL pointer */
+  if (len == 0)
+    text = "";
+  nul = memchr (text, '\0', len);
+
   memset (r, 0, sizeof (*r));
-  r->path = path;
-  if (!g_file_get_contents (path, &contents, NULL, error))
-    return FALSE;
+  r->path = name;
+  /* a binary file: say where, rather than read up to its first NUL */
+  if (nul) {
+    guint line = 1;
+    for (const gchar *c = text; c < nul; c++)
+      line += *c == '\n';
+    return fail (name, line, error, "a NUL byte: not a text trace");
+  }
+  contents = g_strndup (text, len);
   r->lines = g_strsplit (contents, "\n", -1);
   g_free (contents);
   return TRUE;
@@ -40,11 +64,9 @@ reader_close (Reader *r)
 }
 
 static gboolean
-fail (Reader *r, GError **error, const gchar *reason)
+fail_at (Reader *r, GError **error, const gchar *reason)
 {
-  g_set_error (error, OCTO_VIDEO_TRACE_ERROR, 0, "%s:%u: %s", r->path,
-      r->line, reason);
-  return FALSE;
+  return fail (r->path, r->line, error, reason);
 }
 
 /* Advances to the next non-empty line; FALSE at the end of the file, where
@@ -79,7 +101,7 @@ expect_fields (Reader *r, guint n, GError **error)
   if (r->n_fields == n)
     return TRUE;
   msg = g_strdup_printf ("expected %u fields, found %u", n, r->n_fields);
-  ok = fail (r, error, msg);
+  ok = fail_at (r, error, msg);
   g_free (msg);
   return ok;
 }
@@ -87,13 +109,15 @@ expect_fields (Reader *r, guint n, GError **error)
 static gboolean
 field_uint (Reader *r, guint i, guint64 max, guint64 *out, GError **error)
 {
-  gchar *msg;
+  gchar *msg, *text;
 
   if (g_ascii_string_to_unsigned (r->fields[i], 10, 0, max, out, NULL))
     return TRUE;
+  text = g_strescape (r->fields[i], NULL);
   msg = g_strdup_printf ("field %u: '%s' is not an integer in 0..%"
-      G_GUINT64_FORMAT, i + 1, r->fields[i], max);
-  fail (r, error, msg);
+      G_GUINT64_FORMAT, i + 1, text, max);
+  g_free (text);
+  fail_at (r, error, msg);
   g_free (msg);
   return FALSE;
 }
@@ -102,16 +126,36 @@ static gboolean
 field_double (Reader *r, guint i, gdouble *out, GError **error)
 {
   gchar *end;
-  gchar *msg;
+  gchar *msg, *text;
 
   *out = g_ascii_strtod (r->fields[i], &end);
   if (end != r->fields[i] && *end == '\0' && isfinite (*out))
     return TRUE;
+  /* escaped: a binary file's bytes are no valid UTF-8 message */
+  text = g_strescape (r->fields[i], NULL);
   msg = g_strdup_printf ("field %u: '%s' is not a finite number", i + 1,
-      r->fields[i]);
-  fail (r, error, msg);
+      text);
+  g_free (text);
+  fail_at (r, error, msg);
   g_free (msg);
   return FALSE;
+}
+
+typedef gpointer (*TraceParser) (const gchar *name, const gchar *text,
+    gsize len, GError **error);
+
+static gpointer
+load_file (const gchar *path, TraceParser parse, GError **error)
+{
+  gchar *contents;
+  gsize len;
+  gpointer trace;
+
+  if (!g_file_get_contents (path, &contents, &len, error))
+    return NULL;
+  trace = parse (path, contents, len, error);
+  g_free (contents);
+  return trace;
 }
 
 /* ---- temporal ---- */
@@ -128,21 +172,28 @@ octo_temporal_trace_free (OctoTemporalTrace *trace)
 OctoTemporalTrace *
 octo_temporal_trace_load (const gchar *path, GError **error)
 {
+  return load_file (path, (TraceParser) octo_temporal_trace_parse, error);
+}
+
+OctoTemporalTrace *
+octo_temporal_trace_parse (const gchar *name, const gchar *text, gsize len,
+    GError **error)
+{
   Reader r;
   OctoTemporalTrace *t = g_new0 (OctoTemporalTrace, 1);
   GArray *frames = g_array_new (FALSE, TRUE, sizeof (OctoTemporalFrame));
   guint64 v;
 
-  if (!reader_open (&r, path, error))
+  if (!reader_init (&r, name, text, len, error))
     goto failed_open;
   if (!reader_next (&r)) {
-    fail (&r, error, "empty file: expected the GoP length");
+    fail_at (&r, error, "empty file: expected the GoP length");
     goto failed;
   }
   if (!expect_fields (&r, 1, error) || !field_uint (&r, 0, 1024, &v, error))
     goto failed;
   if (v == 0) {
-    fail (&r, error, "GoP length must be at least 1");
+    fail_at (&r, error, "GoP length must be at least 1");
     goto failed;
   }
   t->gop_len = v;
@@ -153,7 +204,7 @@ octo_temporal_trace_load (const gchar *path, GError **error)
             error))
       goto failed;
     if (v != frames->len) {
-      fail (&r, error, "frame ids must count up from 0 without gaps");
+      fail_at (&r, error, "frame ids must count up from 0 without gaps");
       goto failed;
     }
     if (!field_uint (&r, 1, G_MAXUINT32, &v, error)
@@ -167,7 +218,7 @@ octo_temporal_trace_load (const gchar *path, GError **error)
     g_array_append_val (frames, f);
   }
   if (frames->len == 0) {
-    fail (&r, error, "no frames");
+    fail_at (&r, error, "no frames");
     goto failed;
   }
   reader_close (&r);
@@ -211,17 +262,24 @@ close_level (Reader *r, OctoQualityTrace *t, OctoQualityLevel *level,
     GArray *frames, guint next_layer, GError **error)
 {
   if (next_layer != 0)
-    return fail (r, error, "the previous level ends in the middle of a frame");
+    return fail_at (r, error, "the previous level ends in the middle of a frame");
   if (t->n_frames == 0)
     t->n_frames = frames->len;
   if (frames->len != t->n_frames)
-    return fail (r, error, "every level must have the same number of frames");
+    return fail_at (r, error, "every level must have the same number of frames");
   level->frames = (OctoQualityFrame *) g_array_free (frames, FALSE);
   return TRUE;
 }
 
 OctoQualityTrace *
 octo_quality_trace_load (const gchar *path, GError **error)
+{
+  return load_file (path, (TraceParser) octo_quality_trace_parse, error);
+}
+
+OctoQualityTrace *
+octo_quality_trace_parse (const gchar *name, const gchar *text, gsize len,
+    GError **error)
 {
   Reader r;
   OctoQualityTrace *t = g_new0 (OctoQualityTrace, 1);
@@ -231,10 +289,10 @@ octo_quality_trace_load (const gchar *path, GError **error)
   OctoQualityLevel *level = NULL;
   guint64 v;
 
-  if (!reader_open (&r, path, error))
+  if (!reader_init (&r, name, text, len, error))
     goto failed_open;
   if (!reader_next (&r)) {
-    fail (&r, error, "empty file: expected 'gop_len num_layers'");
+    fail_at (&r, error, "empty file: expected 'gop_len num_layers'");
     goto failed;
   }
   if (!expect_fields (&r, 2, error) || !field_uint (&r, 0, 1024, &v, error))
@@ -244,7 +302,7 @@ octo_quality_trace_load (const gchar *path, GError **error)
     goto failed;
   t->n_layers = v;
   if (t->gop_len == 0 || t->n_layers == 0) {
-    fail (&r, error, "GoP length and layer count must be at least 1");
+    fail_at (&r, error, "GoP length and layer count must be at least 1");
     goto failed;
   }
 
@@ -273,7 +331,7 @@ octo_quality_trace_load (const gchar *path, GError **error)
     }
     /* lines run frame by frame, layer by layer, within each level */
     if (frame != next_frame || layer != next_layer) {
-      fail (&r, error, "expected the next layer of the current frame, or "
+      fail_at (&r, error, "expected the next layer of the current frame, or "
           "layer 0 of the next frame");
       goto failed;
     }
@@ -289,7 +347,7 @@ octo_quality_trace_load (const gchar *path, GError **error)
     level->cumulative_kbps[layer] = cum;
   }
   if (!level) {
-    fail (&r, error, "no frames");
+    fail_at (&r, error, "no frames");
     goto failed;
   }
   if (!close_level (&r, t, level, frames, next_layer, error))
@@ -336,16 +394,23 @@ octo_cloud_trace_bytes (const OctoCloudTrace *t, guint frame, guint layer,
 OctoCloudTrace *
 octo_cloud_trace_load (const gchar *path, GError **error)
 {
+  return load_file (path, (TraceParser) octo_cloud_trace_parse, error);
+}
+
+OctoCloudTrace *
+octo_cloud_trace_parse (const gchar *name, const gchar *text, gsize len,
+    GError **error)
+{
   Reader r;
   OctoCloudTrace *t = g_new0 (OctoCloudTrace, 1);
   guint8 *seen = NULL;
   gsize n_entries = 0;
   guint64 v[5];
 
-  if (!reader_open (&r, path, error))
+  if (!reader_init (&r, name, text, len, error))
     goto failed_open;
   if (!reader_next (&r)) {
-    fail (&r, error, "empty file: expected 'num_layers num_cells num_frames'");
+    fail_at (&r, error, "empty file: expected 'num_layers num_cells num_frames'");
     goto failed;
   }
   if (!expect_fields (&r, 3, error) || !field_uint (&r, 0, 64, &v[0], error)
@@ -353,13 +418,22 @@ octo_cloud_trace_load (const gchar *path, GError **error)
       || !field_uint (&r, 2, 1000000, &v[2], error))
     goto failed;
   if (v[0] == 0 || v[1] == 0 || v[2] == 0) {
-    fail (&r, error, "layer, cell and frame counts must be at least 1");
+    fail_at (&r, error, "layer, cell and frame counts must be at least 1");
     goto failed;
   }
   t->n_layers = v[0];
   t->n_cells = v[1];
   t->n_frames = v[2];
   n_entries = (gsize) t->n_frames * t->n_layers * t->n_cells;
+  /* every entry has its line: a header claiming more than the file can
+   * hold must not size the tables */
+  if (n_entries > len / MIN_ENTRY_LINE_BYTES (5)) {
+    gchar *msg = g_strdup_printf ("%" G_GSIZE_FORMAT " (frame, layer, cell) "
+        "entries cannot fit in %" G_GSIZE_FORMAT " bytes", n_entries, len);
+    fail_at (&r, error, msg);
+    g_free (msg);
+    goto failed;
+  }
   t->bytes = g_new0 (guint32, n_entries);
   t->cumulative_kbps = g_new0 (guint32, t->n_layers);
   seen = g_new0 (guint8, n_entries);
@@ -375,7 +449,7 @@ octo_cloud_trace_load (const gchar *path, GError **error)
       goto failed;
     index = (v[0] * t->n_layers + v[1]) * t->n_cells + v[2];
     if (seen[index]) {
-      fail (&r, error, "duplicate (frame, layer, cell)");
+      fail_at (&r, error, "duplicate (frame, layer, cell)");
       goto failed;
     }
     seen[index] = 1;
@@ -384,7 +458,7 @@ octo_cloud_trace_load (const gchar *path, GError **error)
   }
   for (gsize i = 0; i < n_entries; i++)
     if (!seen[i]) {
-      fail (&r, error, "missing (frame, layer, cell) entries");
+      fail_at (&r, error, "missing (frame, layer, cell) entries");
       goto failed;
     }
   reader_close (&r);

@@ -50,12 +50,21 @@ typedef struct {
 } OctoCloudTrace;
 
 OctoTemporalTrace *octo_temporal_trace_load (const gchar *path, GError **error);
+/* The same from @len bytes of @text, errors naming @name. */
+OctoTemporalTrace *octo_temporal_trace_parse (const gchar *name,
+    const gchar *text, gsize len, GError **error);
 void octo_temporal_trace_free (OctoTemporalTrace *trace);
 
 OctoQualityTrace *octo_quality_trace_load (const gchar *path, GError **error);
+/* The same from @len bytes of @text, errors naming @name. */
+OctoQualityTrace *octo_quality_trace_parse (const gchar *name,
+    const gchar *text, gsize len, GError **error);
 void octo_quality_trace_free (OctoQualityTrace *trace);
 
 OctoCloudTrace *octo_cloud_trace_load (const gchar *path, GError **error);
+/* The same from @len bytes of @text, errors naming @name. */
+OctoCloudTrace *octo_cloud_trace_parse (const gchar *name,
+    const gchar *text, gsize len, GError **error);
 void octo_cloud_trace_free (OctoCloudTrace *trace);
 guint32 octo_cloud_trace_bytes (const OctoCloudTrace *trace, guint frame,
     guint layer, guint cell);

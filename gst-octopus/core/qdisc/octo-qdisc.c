@@ -164,6 +164,13 @@ octo_qdisc_new (const gchar *spec, const OctoQdiscEnv *env, GError **error)
         "%s: limit must be > 0 bytes", ops->name);
     goto out;
   }
+  if (limit > OCTO_QDISC_MAX_LIMIT_BYTES) {
+    g_set_error (error, OCTO_QDISC_ERROR, OCTO_QDISC_ERROR_BAD_VALUE,
+        "%s: limit %" G_GUINT64_FORMAT " bytes is over the maximum of %"
+        G_GUINT64_FORMAT " bytes (1 GiB)", ops->name, limit,
+        OCTO_QDISC_MAX_LIMIT_BYTES);
+    goto out;
+  }
   qdisc = ops->create (env, limit, &args, error);
   if (qdisc) {
     qdisc->ops = ops;

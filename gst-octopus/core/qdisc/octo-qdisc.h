@@ -25,6 +25,10 @@ typedef enum {
   OCTO_QDISC_ERROR_BAD_VALUE,
 } OctoQdiscError;
 
+/* The largest queue limit a spec may give: 1 GiB is already minutes of
+ * queueing at cellular rates, and a queue holds its limit in memory. */
+#define OCTO_QDISC_MAX_LIMIT_BYTES (G_GUINT64_CONSTANT (1) << 30)
+
 typedef struct _OctoQdisc OctoQdisc;
 typedef struct _OctoQdiscOps OctoQdiscOps;
 

@@ -182,3 +182,17 @@ rtp_vp9_pictures_next (RtpVp9Pictures *p, guint32 frame_id, guint8 sid,
   p->seen[sid][tid] = TRUE;
   p->last_pid[sid][tid] = p->picture_id;
 }
+
+guint32
+rtp_vp9_unwrap (RtpVp9Unwrap *u, guint16 picture_id)
+{
+  picture_id &= RTP_VP9_PICTURE_ID_MASK;
+  if (!u->started)
+    u->frame_id = picture_id;
+  else
+    u->frame_id += (picture_id - u->last_picture_id) &
+        RTP_VP9_PICTURE_ID_MASK;
+  u->started = TRUE;
+  u->last_picture_id = picture_id;
+  return u->frame_id;
+}

@@ -39,6 +39,18 @@ gsize rtp_vp9_descriptor_write (const RtpVp9Descriptor *d, guint8 *out,
 gsize rtp_vp9_descriptor_parse (const guint8 *data, gsize len,
     RtpVp9Descriptor *out);
 
+/* The receiver's frame ids from 15-bit picture ids: the first id as is,
+ * then each id as the next one at or after the previous (its distance
+ * modulo 2^15), so a reordered older id reads as ~32767 pictures later.
+ * Zero-initialise (memset) to start. */
+typedef struct {
+  gboolean started;
+  guint16 last_picture_id;
+  guint32 frame_id;
+} RtpVp9Unwrap;
+
+guint32 rtp_vp9_unwrap (RtpVp9Unwrap *u, guint16 picture_id);
+
 G_END_DECLS
 
 G_BEGIN_DECLS

@@ -141,14 +141,43 @@ test_bad_files_name_file_line_and_reason (void)
       "every level must have the same number of frames");
   assert_load_fails ((LoadFunc) octo_quality_trace_load, "10 2\n100 0 3 5 50 9\n",
       2, "field 3: '3' is not an integer in 0..1");
-  assert_load_fails ((LoadFunc) octo_cloud_trace_load, "2 1 1\n0 0 0 10 5\n", 2,
+  assert_load_fails ((LoadFunc) octo_cloud_trace_load,
+      "3 1 1\n0 0 0 1000 5000\n0 1 0 1000 5000\n", 3,
       "missing (frame, layer, cell) entries");
+  /* a 13-byte header must not size tables for 4 G entries */
+  assert_load_fails ((LoadFunc) octo_cloud_trace_load, "64 64 1000000\n", 1,
+      "4096000000 (frame, layer, cell) entries cannot fit in 14 bytes");
   assert_load_fails ((LoadFunc) octo_cloud_trace_load,
       "1 1 1\n0 0 0 10 5\n0 0 0 10 5\n", 3, "duplicate (frame, layer, cell)");
 
   g_assert_null (octo_temporal_trace_load ("/nonexistent/trace", &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_error_free (error);
+}
+
+/* A binary file keeps its reason: the bad bytes escaped, a NUL located. */
+static void
+test_binary_files_name_line_and_escaped_bytes (void)
+{
+  const gchar high[] = "8\n0 \xff\xfe\x01 3\n";
+  const gchar nul[] = "8\n0 100 3\n\0\x01";
+  GError *error = NULL;
+
+  g_assert_null (octo_temporal_trace_parse ("t.trace", high,
+          sizeof (high) - 1, &error));
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  g_assert_cmpstr (error->message, ==, "t.trace:2: field 2: "
+      "'\\377\\376\\001' is not an integer in 0..4294967295");
+  g_clear_error (&error);
+  g_assert_null (octo_quality_trace_parse ("q.trace", nul, sizeof (nul) - 1,
+          &error));
+  g_assert_cmpstr (error->message, ==,
+      "q.trace:3: a NUL byte: not a text trace");
+  g_clear_error (&error);
+  g_assert_null (octo_cloud_trace_parse ("c.trace", NULL, 0, &error));
+  g_assert_cmpstr (error->message, ==,
+      "c.trace:0: empty file: expected 'num_layers num_cells num_frames'");
+  g_clear_error (&error);
 }
 
 int
@@ -162,5 +191,7 @@ main (int argc, char **argv)
   g_test_add_func ("/video-trace/cloud", test_cloud_trace_loads_cells_and_layers);
   g_test_add_func ("/video-trace/bad-files",
       test_bad_files_name_file_line_and_reason);
+  g_test_add_func ("/video-trace/binary-files",
+      test_binary_files_name_line_and_escaped_bytes);
   return g_test_run ();
 }
