@@ -37,12 +37,23 @@ Signalling is local: the sender listens on a TCP port of the host and the
 receiver (the same script, --role receiver, started by the shim) connects to
 it at $OCTOPUS_SHELL_OUTSIDE.  The video starts once DTLS is up.
 
-Receiver jitterbuffer: latency 50 ms and drop-on-latency, no NACK/RTX, so it
-never waits long for a frame the network (or octopusrtpsender's send buffer)
-dropped: a message the rules may drop must never be retransmitted.  The
-depayloader asks for key frames (PLI) and waits for one after a loss only for
-single-layer VP8.  With transport-cc the receiver's rtpsession sends RTCP at
-least every --rtcp-interval-ms (20 ms; GStreamer's default is 5 s).
+Receiver settings, the same in every arm (GCC's too): jitterbuffer latency
+50 ms and drop-on-latency, no NACK/RTX, so it never waits long for a frame
+the network (or octopusrtpsender's send buffer) dropped: a message the rules
+may drop must never be retransmitted; the rtpsession sends RTCP (receiver
+reports, and transport-cc feedback where negotiated) at least every
+--rtcp-interval-ms (20 ms; GStreamer's default is 5 s) with 50 kB/s of RTCP
+bandwidth.  Only the codec's own loss handling differs: the depayloader asks
+for key frames (PLI) and waits for one after a loss for single-layer VP8,
+which cannot decode past a lost frame.
+
+Load record (eval/live-eval.py's load guard): the sender's capture->encoded
+lag of every frame (encoded.csv: frame,capture_ns,encoded_ns,bytes), the
+receiver's decode lag (decoded.csv: frame,input_ns,output_ns: the decoder's
+last input before the frame came out, and when it came out, converted to
+I420), their p50/p99/max in call.json's "load", next to the shim's
+departure timing error (its --stats); "shim_start_ns" is when the shim's
+trace began (approximately: when it was started).
 
 Logs (same clock, CLOCK_MONOTONIC): the sender writes sent.csv
 (frame,index,capture_ns,keyframe,temporal_layer,level,quality), the receiver
@@ -87,6 +98,7 @@ FPS = 25                        # the clip's own rate
 WIDTH, HEIGHT = 640, 360
 FRAME_BYTES = WIDTH * HEIGHT * 3 // 2   # I420
 JITTERBUFFER_LATENCY_MS = 50
+FRAME_INTERVAL_MS = 1000 / FPS
 SVC_GOP = 10                    # docs/design.md case 2
 MIN_BITRATE = 200000
 RTCP_RR_BYTES_PER_S = 50000
@@ -279,6 +291,7 @@ class Sender:
         self.clip = load_clip(args.clip)
         self.source = {}        # frame -> clip frame index
         self.estimates = []
+        self.encoded = {}       # frame -> [encoded_ns, bytes] (last layer)
         self.done = False
         self.started = False
         self.failed = None
@@ -416,8 +429,12 @@ class Sender:
 
     def on_encoded_frame(self, _pad, info):
         buf = info.get_buffer()
-        entry = self.sent.get(frame_of_time(buf.pts))
+        frame = frame_of_time(buf.pts)
+        entry = self.sent.get(frame)
         if entry is not None:
+            encoded = self.encoded.setdefault(frame, [0, 0])
+            encoded[0] = time.monotonic_ns()
+            encoded[1] += buf.get_size()
             # octopussvcenc: one buffer per spatial layer; a key picture's Q0 is
             # the one without DELTA_UNIT.
             key = int(not buf.has_flags(Gst.BufferFlags.DELTA_UNIT))
@@ -489,6 +506,8 @@ class Receiver:
         self.rtptime_of_pts = {}
         self.arrivals = {}      # frame -> arrival_ns
         self.decoded = {}       # frame -> luma
+        self.decode_input_ns = 0
+        self.decode_lags = {}   # frame -> (input_ns, output_ns)
         self.pipeline = Gst.Pipeline.new("receiver")
         self.webrtc = Gst.ElementFactory.make("webrtcbin", "recv")
         self.webrtc.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
@@ -506,11 +525,11 @@ class Receiver:
             element.set_property("drop-on-latency", True)
             element.set_property("do-retransmission", False)
         if (factory is not None and factory.get_name() == "rtpsession"
-                and uses_twcc(self.args.scheme) and self.args.rtcp_interval_ms > 0):
+                and self.args.rtcp_interval_ms > 0):
             # transport-cc feedback rides in RTCP, which GStreamer 1.22 sends
             # at most every rtcp-min-interval (5 s; early feedback about once
             # a second): feedback that late starves any sender-side
-            # controller.
+            # controller.  Every arm gets the same interval.
             element.set_property("rtcp-min-interval",
                                  self.args.rtcp_interval_ms * Gst.MSECOND)
             element.set_property("rtcp-rr-bandwidth", RTCP_RR_BYTES_PER_S)
@@ -567,6 +586,8 @@ class Receiver:
         depay = bin_.get_by_name("depay")
         depay.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self.on_rtp)
         depay.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, self.on_frame)
+        depay.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER,
+                                              self.on_decoder_input)
         bin_.get_by_name("decoded").connect("new-sample", self.on_decoded)
         bin_.sync_state_with_parent()
         pad.link(bin_.get_static_pad("sink"))
@@ -591,9 +612,17 @@ class Receiver:
             self.arrivals[frame] = time.monotonic_ns()
         return Gst.PadProbeReturn.OK
 
+    def on_decoder_input(self, _pad, _info):
+        # depayloader, decoder and converters share the jitterbuffer's
+        # streaming thread: from here to the appsink is the decode time.
+        self.decode_input_ns = time.monotonic_ns()
+        return Gst.PadProbeReturn.OK
+
     def on_decoded(self, sink):
         buf = sink.emit("pull-sample").get_buffer()
         frame = self.frame_of_pts(buf.pts)
+        if frame is not None:
+            self.decode_lags[frame] = (self.decode_input_ns, time.monotonic_ns())
         if frame is not None and buf.get_size() == FRAME_BYTES:
             self.decoded[frame] = luma(buf.extract_dup(0, FRAME_BYTES))
         return Gst.FlowReturn.OK
@@ -604,6 +633,10 @@ class Receiver:
             f.write("frame,arrival_ns\n")
             for frame, t in sorted(self.arrivals.items()):
                 f.write(f"{frame},{t}\n")
+        with open(os.path.join(self.args.out, "decoded.csv"), "w") as f:
+            f.write("frame,input_ns,output_ns\n")
+            for frame, (t_in, t_out) in sorted(self.decode_lags.items()):
+                f.write(f"{frame},{t_in},{t_out}\n")
         np.savez_compressed(os.path.join(self.args.out, "decoded.npz"),
                             **{str(k): v for k, v in self.decoded.items()})
 
@@ -665,6 +698,33 @@ def write_metrics_inputs(args, sender):
     return len(decoded.files), scores
 
 
+def quantiles_ms(lags_ns):
+    if not lags_ns:
+        return {"count": 0, "p50": None, "p99": None, "max": None}
+    ms = np.array(lags_ns, dtype=float) / 1e6
+    return {"count": len(ms), "p50": float(np.percentile(ms, 50)),
+            "p99": float(np.percentile(ms, 99)), "max": float(ms.max())}
+
+
+def load_record(args, sender):
+    """Writes encoded.csv; the sender's capture->encoded and the receiver's
+    decode lags (ms) for the load guard."""
+    with open(os.path.join(args.out, "encoded.csv"), "w") as f:
+        f.write("frame,capture_ns,encoded_ns,bytes\n")
+        for frame, (t, size) in sorted(sender.encoded.items()):
+            f.write(f"{frame},{sender.sent[frame][0]},{t},{size}\n")
+    decode = []
+    with open(os.path.join(args.out, "decoded.csv")) as f:
+        next(f)
+        for line in f:
+            _, t_in, t_out = (int(v) for v in line.split(","))
+            decode.append(t_out - t_in)
+    return {"frame_interval_ms": FRAME_INTERVAL_MS,
+            "encode_lag_ms": quantiles_ms([t - sender.sent[frame][0] for frame, (t, _)
+                                           in sender.encoded.items()]),
+            "decode_lag_ms": quantiles_ms(decode)}
+
+
 def run_sender(args):
     os.makedirs(args.out, exist_ok=True)
     loop = GLib.MainLoop()
@@ -674,6 +734,7 @@ def run_sender(args):
     server.bind(("0.0.0.0", 0))
     server.listen(1)
     args.signalling_port = server.getsockname()[1]
+    shim_start_ns = time.monotonic_ns()
     shim = subprocess.Popen(shim_command(args))
     server.settimeout(20)
     try:
@@ -726,6 +787,8 @@ def run_sender(args):
                                    "final": rates[-1]}
     if sender.octopus_stats is not None:
         summary["octopus_sender"] = sender.octopus_stats
+    summary["shim_start_ns"] = shim_start_ns
+    summary["load"] = load_record(args, sender)
     with open(os.path.join(args.out, "shim-stats.json")) as f:
         summary["shim"] = json.load(f)
     with open(os.path.join(args.out, "call.json"), "w") as f:
