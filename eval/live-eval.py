@@ -175,11 +175,11 @@ def stop_report(records, trace, scheme, repeats):
     the trace invalid."""
     counts = collections.Counter(
         c for r in records if r["trace"] == trace and r["scheme"] == scheme
-        for c in {c for c, _ in r["faults"]})
+        for c in dict.fromkeys(c for c, _ in r["faults"]))
     component, n = counts.most_common(1)[0]
     return {"trace": trace, "scheme": scheme, "component": component,
             "invalid_attempts": n, "attempts": 2 * repeats,
-            "faults_by_component": dict(counts)}
+            "faults_by_component": dict(counts.most_common())}
 
 
 def capacity_bytes(trace_path, start_ms, end_ms):
@@ -320,7 +320,9 @@ def run(args):
         print(f"live-eval: stopped: {stop['scheme']} on {stop['trace']} had "
               f"{stop['attempts']} attempts without {args.repeats} valid runs; "
               f"the component that lagged: {stop['component']} "
-              f"({stop['invalid_attempts']} invalid attempts)", file=sys.stderr)
+              f"({stop['invalid_attempts']} invalid attempts; all: "
+              + ", ".join(f"{c} {n}" for c, n in stop["faults_by_component"].items())
+              + ")", file=sys.stderr)
         return 2
     return 0
 
