@@ -104,16 +104,23 @@ MIN_BITRATE = 200000
 RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# vp8enc temporal layers as in case1-vp8-send.py (docs/design.md case 1).
+# vp8enc temporal layers as in case1-vp8-send.py (docs/design.md case 1):
+# TL0 refs the previous TL0 (or the key frame: the alt-ref), TL1 (2, 6) and
+# the TL2 frames after a TL0 (1, 5) only TL0, the TL2 frames after a TL1
+# (3, 7) TL0 and that TL1 (the golden frame).  Layer sync (the VP8
+# descriptor's Y bit: depends on TL0 only) on 1, 2, 5, 6: a receiver such
+# as libwebrtc's RtpVp8RefFinder otherwise holds a TL1/TL2 frame back
+# while a PictureID between it and its reference is missing, i.e. after
+# every TL2 frame the queue dropped on purpose.
 LAYER_FLAGS = ("<no-ref-golden+no-upd-golden+no-upd-alt,"
                "no-ref-golden+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
                "no-ref-golden+no-upd-last+no-upd-alt,"
                "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
                "no-ref-golden+no-upd-golden+no-upd-alt,"
-               "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
-               "no-upd-last+no-upd-alt,"
+               "no-ref-golden+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
+               "no-ref-golden+no-upd-last+no-upd-alt,"
                "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy>")
-SYNC_FLAGS = "<false,true,true,false,false,false,false,false>"
+SYNC_FLAGS = "<false,true,true,false,false,true,true,false>"
 
 
 # vp8enc's layer properties are GValueArrays, which PyGObject deprecates.
@@ -144,6 +151,12 @@ def configure_temporal_layers(enc, bitrate):
     Gst.util_set_object_arg(enc, "temporal-scalability-layer-sync-flags", SYNC_FLAGS)
     enc.set_property("error-resilient", 1)
     enc.set_property("keyframe-max-dist", 8)
+    # A key frame within TL0's per-frame budget (40 % of the rate over a
+    # quarter of the frames: 160 % of the mean frame).  Uncapped, vp8enc
+    # spends ~80 kB per key frame at 2 Mbit/s, the key frames alone exceed
+    # the rate, and each one (a dropper with threshold 0) purges the
+    # backlogged GoP before it, TL0 frames included.
+    enc.set_property("max-intra-bitrate", 160)
 
 
 SCHEMES = ["octopus", "gcc", "octopus-gcc", "octopus-bbr", "octopus-svc"]
