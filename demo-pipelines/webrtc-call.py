@@ -831,8 +831,8 @@ def main():
                    help="octopus-bbr, octopus-svc: octopusrtpsender's "
                         "congestion control")
     p.add_argument("--rtcp-interval-ms", type=int, default=20,
-                   help="the receiver's rtcp-min-interval for transport-cc "
-                        "schemes (0: GStreamer's default, 5 s)")
+                   help="the receiver's rtcp-min-interval, the same for every "
+                        "scheme (0: GStreamer's default, 5 s)")
     p.add_argument("--clip", default=os.path.join(
         HERE, "..", "data", "media", "bigbuckbunny.mp4"))
     p.add_argument("--build", default=os.path.join(HERE, "..", "build"))
