@@ -55,6 +55,11 @@ I420), their p50/p99/max in call.json's "load", next to the shim's
 departure timing error (its --stats); "shim_start_ns" is when the shim's
 trace began (approximately: when it was started).
 
+The shim writes its event log (shim.log: every packet, RTP sequence
+number and timestamp included, every drop with its reason); for VP8 the
+sender writes packets.csv (each RTP packet's VP8 descriptor before SRTP
+encrypts it), which eval/vp8-wire-check.py joins with shim.log.
+
 Logs (same clock, CLOCK_MONOTONIC): the sender writes sent.csv
 (frame,index,capture_ns,keyframe,temporal_layer,level,quality), the receiver
 received.csv (frame,index,arrival_ns: when the depayloader had the whole
@@ -196,6 +201,49 @@ def rtp_caps(scheme):
                                 f"payload=96,clock-rate=90000,{ext}")
 
 
+PACKETS_HEADER = "seq,rtp_timestamp,marker,start,picture_id,tl0picidx,tid,layer_sync,key"
+
+
+def vp8_descriptor(d):
+    """(start, picture_id, tl0picidx, tid, layer_sync, key) of a VP8 RTP
+    payload (RFC 7741); "" for a field the packet does not carry (key: only
+    on a partition's first packet)."""
+    if len(d) < 1:
+        return ("",) * 6
+    start = (d[0] >> 4) & 1
+    pid = tl0 = tid = sync = key = ""
+    i = 1
+    if d[0] & 0x80 and len(d) > 1:
+        x = d[1]
+        i = 2
+        if x & 0x80 and i < len(d):
+            pid = d[i] & 0x7f
+            if d[i] & 0x80 and i + 1 < len(d):
+                pid = pid << 8 | d[i + 1]
+                i += 1
+            i += 1
+        if x & 0x40 and i < len(d):
+            tl0 = d[i]
+            i += 1
+        if x & 0x30 and i < len(d):
+            if x & 0x20:
+                tid, sync = d[i] >> 6, (d[i] >> 5) & 1
+            i += 1
+    if start and (d[0] & 0x07) == 0 and i < len(d):
+        key = int(not d[i] & 1)
+    return (start, pid, tl0, tid, sync, key)
+
+
+def write_packets(path, packets):
+    """The sender's VP8 packets as sent, before SRTP encrypts the payload:
+    eval/vp8-wire-check.py joins them with the shim's log by sequence
+    number."""
+    with open(path, "w") as f:
+        f.write(PACKETS_HEADER + "\n")
+        for p in packets:
+            f.write(",".join(str(v) for v in p) + "\n")
+
+
 def frame_of_time(ns):
     """Frame number of a running time; the payloader's RTP timestamp
     (timestamp-offset=0) is the same running time at 90 kHz."""
@@ -305,6 +353,7 @@ class Sender:
         self.source = {}        # frame -> clip frame index
         self.estimates = []
         self.encoded = {}       # frame -> [encoded_ns, bytes] (last layer)
+        self.packets = []       # VP8: (seq, ts, marker) + vp8_descriptor()
         self.done = False
         self.started = False
         self.failed = None
@@ -471,13 +520,14 @@ class Sender:
         ok, rtp = GstRtp.RTPBuffer.map(buf, Gst.MapFlags.READ)
         if not ok:
             return
-        entry = self.sent.get(frame_of_rtptime(rtp.get_timestamp()))
+        seq, ts, marker = rtp.get_seq(), rtp.get_timestamp(), rtp.get_marker()
         d = rtp.get_payload().get_data()
         rtp.unmap()
-        if entry is not None and len(d) > 1 and d[0] & 0x80:
-            i = 2 + ((1 + (d[2] >> 7)) if d[1] & 0x80 else 0) + (1 if d[1] & 0x40 else 0)
-            if d[1] & 0x20 and i < len(d):
-                entry[2] = d[i] >> 6
+        desc = vp8_descriptor(d)
+        self.packets.append((seq, ts, int(marker)) + desc)
+        entry = self.sent.get(frame_of_rtptime(ts))
+        if entry is not None and desc[4] != "":
+            entry[2] = desc[4]
 
     def push_frames(self):
         src = self.pipeline.get_by_name("src")
@@ -672,7 +722,8 @@ def shim_command(args):
     shim = os.path.join(args.build, "router-shim", "octopus-shim")
     cmd = [shim, "--shell", f"--down-trace={args.trace}",
            f"--delay-ms={args.delay_ms}",
-           f"--stats={os.path.join(args.out, 'shim-stats.json')}"]
+           f"--stats={os.path.join(args.out, 'shim-stats.json')}",
+           f"--log={os.path.join(args.out, 'shim.log')}"]
     if tags_layers(args.scheme):
         cmd += ["--queue=octopus", f"--rtp-ext-id={OCTOPUS_EXT_ID}"]
     else:
@@ -801,6 +852,8 @@ def run_sender(args):
     if sender.octopus_stats is not None:
         summary["octopus_sender"] = sender.octopus_stats
     summary["shim_start_ns"] = shim_start_ns
+    if sender.packets:
+        write_packets(os.path.join(args.out, "packets.csv"), sender.packets)
     summary["load"] = load_record(args, sender)
     with open(os.path.join(args.out, "shim-stats.json")) as f:
         summary["shim"] = json.load(f)
