@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 60
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build build-asan rtpgccbwe test demo demo-case3 demo-trace webrtc-demo bench experiments scenarios fuzz clean
+.PHONY: all deps build build-asan rtpgccbwe test demo demo-case3 demo-trace webrtc-demo live-eval bench experiments scenarios fuzz clean
 
 all: build
 
@@ -53,6 +53,20 @@ demo-case3: build
 # --shell (root).
 webrtc-demo: build
 	BUILD=$(BUILD) demo-pipelines/webrtc-compare.sh
+
+# Live evaluation (root): every scheme REPEATS valid times per trace,
+# interleaved, each run checked by the load guard (encode/decode lag, the
+# shim's departure timing error); mean and 95 % CI per metric, HTML report
+# in LIVE_OUT/index.html.  TRACES: names under data/traces/network.
+TRACES ?= Verizon-LTE-short
+SCHEMES ?= gcc octopus-bbr octopus-svc
+REPEATS ?= 5
+DURATION ?= 30
+LIVE_OUT ?= results/live-eval
+live-eval: build
+	GST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/gst-octopus/plugin:$(CURDIR)/$(BUILD)/svc-encoder:$(CURDIR)/$(BUILD)/rtpgccbwe/lib$${GST_PLUGIN_PATH:+:$$GST_PLUGIN_PATH} \
+	  eval/live-eval.py run $(LIVE_OUT) --traces $(TRACES) --schemes $(SCHEMES) \
+	  --repeats $(REPEATS) --seconds $(DURATION) --build $(BUILD)
 
 # The same comparison replaying the quality trace instead of encoding.
 demo-trace: build

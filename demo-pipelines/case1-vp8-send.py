@@ -19,17 +19,18 @@ import gi
 gi.require_version("Gst", "1.0")
 from gi.repository import GLib, GObject, Gst  # noqa: E402
 
-# Layer flags of the 0,2,1,2 pattern (as in gst-plugins-good's vp8enc tests):
-# TL0 refs TL0 only, TL1 refs TL0, TL2 refs the newest TL0/TL1.
+# Layer flags of the 0,2,1,2 pattern: TL0 refs TL0 only, TL1 refs TL0, TL2
+# refs the newest TL0/TL1; layer sync on the frames that depend on TL0 only
+# (webrtc-call.py says why).
 LAYER_FLAGS = ("<no-ref-golden+no-upd-golden+no-upd-alt,"
                "no-ref-golden+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
                "no-ref-golden+no-upd-last+no-upd-alt,"
                "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
                "no-ref-golden+no-upd-golden+no-upd-alt,"
-               "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
-               "no-upd-last+no-upd-alt,"
+               "no-ref-golden+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
+               "no-ref-golden+no-upd-last+no-upd-alt,"
                "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy>")
-SYNC_FLAGS = "<false,true,true,false,false,false,false,false>"
+SYNC_FLAGS = "<false,true,true,false,false,true,true,false>"
 
 
 def int_array(values):

@@ -37,12 +37,28 @@ Signalling is local: the sender listens on a TCP port of the host and the
 receiver (the same script, --role receiver, started by the shim) connects to
 it at $OCTOPUS_SHELL_OUTSIDE.  The video starts once DTLS is up.
 
-Receiver jitterbuffer: latency 50 ms and drop-on-latency, no NACK/RTX, so it
-never waits long for a frame the network (or octopusrtpsender's send buffer)
-dropped: a message the rules may drop must never be retransmitted.  The
-depayloader asks for key frames (PLI) and waits for one after a loss only for
-single-layer VP8.  With transport-cc the receiver's rtpsession sends RTCP at
-least every --rtcp-interval-ms (20 ms; GStreamer's default is 5 s).
+Receiver settings, the same in every arm (GCC's too): jitterbuffer latency
+50 ms and drop-on-latency, no NACK/RTX, so it never waits long for a frame
+the network (or octopusrtpsender's send buffer) dropped: a message the rules
+may drop must never be retransmitted; the rtpsession sends RTCP (receiver
+reports, and transport-cc feedback where negotiated) at least every
+--rtcp-interval-ms (20 ms; GStreamer's default is 5 s) with 50 kB/s of RTCP
+bandwidth.  Only the codec's own loss handling differs: the depayloader asks
+for key frames (PLI) and waits for one after a loss for single-layer VP8,
+which cannot decode past a lost frame.
+
+Load record (eval/live-eval.py's load guard): the sender's capture->encoded
+lag of every frame (encoded.csv: frame,capture_ns,encoded_ns,bytes), the
+receiver's decode lag (decoded.csv: frame,input_ns,output_ns: the decoder's
+last input before the frame came out, and when it came out, converted to
+I420), their p50/p99/max in call.json's "load", next to the shim's
+departure timing error (its --stats); "shim_start_ns" is when the shim's
+trace began (approximately: when it was started).
+
+The shim writes its event log (shim.log: every packet, RTP sequence
+number and timestamp included, every drop with its reason); for VP8 the
+sender writes packets.csv (each RTP packet's VP8 descriptor before SRTP
+encrypts it), which eval/vp8-wire-check.py joins with shim.log.
 
 Logs (same clock, CLOCK_MONOTONIC): the sender writes sent.csv
 (frame,index,capture_ns,keyframe,temporal_layer,level,quality), the receiver
@@ -87,21 +103,29 @@ FPS = 25                        # the clip's own rate
 WIDTH, HEIGHT = 640, 360
 FRAME_BYTES = WIDTH * HEIGHT * 3 // 2   # I420
 JITTERBUFFER_LATENCY_MS = 50
+FRAME_INTERVAL_MS = 1000 / FPS
 SVC_GOP = 10                    # docs/design.md case 2
 MIN_BITRATE = 200000
 RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# vp8enc temporal layers as in case1-vp8-send.py (docs/design.md case 1).
+# vp8enc temporal layers as in case1-vp8-send.py (docs/design.md case 1):
+# TL0 refs the previous TL0 (or the key frame: the alt-ref), TL1 (2, 6) and
+# the TL2 frames after a TL0 (1, 5) only TL0, the TL2 frames after a TL1
+# (3, 7) TL0 and that TL1 (the golden frame).  Layer sync (the VP8
+# descriptor's Y bit: depends on TL0 only) on 1, 2, 5, 6: a receiver such
+# as libwebrtc's RtpVp8RefFinder otherwise holds a TL1/TL2 frame back
+# while a PictureID between it and its reference is missing, i.e. after
+# every TL2 frame the queue dropped on purpose.
 LAYER_FLAGS = ("<no-ref-golden+no-upd-golden+no-upd-alt,"
                "no-ref-golden+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
                "no-ref-golden+no-upd-last+no-upd-alt,"
                "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
                "no-ref-golden+no-upd-golden+no-upd-alt,"
-               "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
-               "no-upd-last+no-upd-alt,"
+               "no-ref-golden+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,"
+               "no-ref-golden+no-upd-last+no-upd-alt,"
                "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy>")
-SYNC_FLAGS = "<false,true,true,false,false,false,false,false>"
+SYNC_FLAGS = "<false,true,true,false,false,true,true,false>"
 
 
 # vp8enc's layer properties are GValueArrays, which PyGObject deprecates.
@@ -132,6 +156,12 @@ def configure_temporal_layers(enc, bitrate):
     Gst.util_set_object_arg(enc, "temporal-scalability-layer-sync-flags", SYNC_FLAGS)
     enc.set_property("error-resilient", 1)
     enc.set_property("keyframe-max-dist", 8)
+    # A key frame within TL0's per-frame budget (40 % of the rate over a
+    # quarter of the frames: 160 % of the mean frame).  Uncapped, vp8enc
+    # spends ~80 kB per key frame at 2 Mbit/s, the key frames alone exceed
+    # the rate, and each one (a dropper with threshold 0) purges the
+    # backlogged GoP before it, TL0 frames included.
+    enc.set_property("max-intra-bitrate", 160)
 
 
 SCHEMES = ["octopus", "gcc", "octopus-gcc", "octopus-bbr", "octopus-svc"]
@@ -169,6 +199,49 @@ def rtp_caps(scheme):
     codec = "VP9" if is_svc(scheme) else "VP8"
     return Gst.Caps.from_string(f"application/x-rtp,media=video,encoding-name={codec},"
                                 f"payload=96,clock-rate=90000,{ext}")
+
+
+PACKETS_HEADER = "seq,rtp_timestamp,marker,start,picture_id,tl0picidx,tid,layer_sync,key"
+
+
+def vp8_descriptor(d):
+    """(start, picture_id, tl0picidx, tid, layer_sync, key) of a VP8 RTP
+    payload (RFC 7741); "" for a field the packet does not carry (key: only
+    on a partition's first packet)."""
+    if len(d) < 1:
+        return ("",) * 6
+    start = (d[0] >> 4) & 1
+    pid = tl0 = tid = sync = key = ""
+    i = 1
+    if d[0] & 0x80 and len(d) > 1:
+        x = d[1]
+        i = 2
+        if x & 0x80 and i < len(d):
+            pid = d[i] & 0x7f
+            if d[i] & 0x80 and i + 1 < len(d):
+                pid = pid << 8 | d[i + 1]
+                i += 1
+            i += 1
+        if x & 0x40 and i < len(d):
+            tl0 = d[i]
+            i += 1
+        if x & 0x30 and i < len(d):
+            if x & 0x20:
+                tid, sync = d[i] >> 6, (d[i] >> 5) & 1
+            i += 1
+    if start and (d[0] & 0x07) == 0 and i < len(d):
+        key = int(not d[i] & 1)
+    return (start, pid, tl0, tid, sync, key)
+
+
+def write_packets(path, packets):
+    """The sender's VP8 packets as sent, before SRTP encrypts the payload:
+    eval/vp8-wire-check.py joins them with the shim's log by sequence
+    number."""
+    with open(path, "w") as f:
+        f.write(PACKETS_HEADER + "\n")
+        for p in packets:
+            f.write(",".join(str(v) for v in p) + "\n")
 
 
 def frame_of_time(ns):
@@ -279,6 +352,8 @@ class Sender:
         self.clip = load_clip(args.clip)
         self.source = {}        # frame -> clip frame index
         self.estimates = []
+        self.encoded = {}       # frame -> [encoded_ns, bytes] (last layer)
+        self.packets = []       # VP8: (seq, ts, marker) + vp8_descriptor()
         self.done = False
         self.started = False
         self.failed = None
@@ -416,8 +491,12 @@ class Sender:
 
     def on_encoded_frame(self, _pad, info):
         buf = info.get_buffer()
-        entry = self.sent.get(frame_of_time(buf.pts))
+        frame = frame_of_time(buf.pts)
+        entry = self.sent.get(frame)
         if entry is not None:
+            encoded = self.encoded.setdefault(frame, [0, 0])
+            encoded[0] = time.monotonic_ns()
+            encoded[1] += buf.get_size()
             # octopussvcenc: one buffer per spatial layer; a key picture's Q0 is
             # the one without DELTA_UNIT.
             key = int(not buf.has_flags(Gst.BufferFlags.DELTA_UNIT))
@@ -441,13 +520,14 @@ class Sender:
         ok, rtp = GstRtp.RTPBuffer.map(buf, Gst.MapFlags.READ)
         if not ok:
             return
-        entry = self.sent.get(frame_of_rtptime(rtp.get_timestamp()))
+        seq, ts, marker = rtp.get_seq(), rtp.get_timestamp(), rtp.get_marker()
         d = rtp.get_payload().get_data()
         rtp.unmap()
-        if entry is not None and len(d) > 1 and d[0] & 0x80:
-            i = 2 + ((1 + (d[2] >> 7)) if d[1] & 0x80 else 0) + (1 if d[1] & 0x40 else 0)
-            if d[1] & 0x20 and i < len(d):
-                entry[2] = d[i] >> 6
+        desc = vp8_descriptor(d)
+        self.packets.append((seq, ts, int(marker)) + desc)
+        entry = self.sent.get(frame_of_rtptime(ts))
+        if entry is not None and desc[4] != "":
+            entry[2] = desc[4]
 
     def push_frames(self):
         src = self.pipeline.get_by_name("src")
@@ -489,6 +569,8 @@ class Receiver:
         self.rtptime_of_pts = {}
         self.arrivals = {}      # frame -> arrival_ns
         self.decoded = {}       # frame -> luma
+        self.decode_input_ns = 0
+        self.decode_lags = {}   # frame -> (input_ns, output_ns)
         self.pipeline = Gst.Pipeline.new("receiver")
         self.webrtc = Gst.ElementFactory.make("webrtcbin", "recv")
         self.webrtc.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
@@ -506,11 +588,11 @@ class Receiver:
             element.set_property("drop-on-latency", True)
             element.set_property("do-retransmission", False)
         if (factory is not None and factory.get_name() == "rtpsession"
-                and uses_twcc(self.args.scheme) and self.args.rtcp_interval_ms > 0):
+                and self.args.rtcp_interval_ms > 0):
             # transport-cc feedback rides in RTCP, which GStreamer 1.22 sends
             # at most every rtcp-min-interval (5 s; early feedback about once
             # a second): feedback that late starves any sender-side
-            # controller.
+            # controller.  Every arm gets the same interval.
             element.set_property("rtcp-min-interval",
                                  self.args.rtcp_interval_ms * Gst.MSECOND)
             element.set_property("rtcp-rr-bandwidth", RTCP_RR_BYTES_PER_S)
@@ -567,6 +649,8 @@ class Receiver:
         depay = bin_.get_by_name("depay")
         depay.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self.on_rtp)
         depay.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, self.on_frame)
+        depay.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER,
+                                              self.on_decoder_input)
         bin_.get_by_name("decoded").connect("new-sample", self.on_decoded)
         bin_.sync_state_with_parent()
         pad.link(bin_.get_static_pad("sink"))
@@ -591,9 +675,17 @@ class Receiver:
             self.arrivals[frame] = time.monotonic_ns()
         return Gst.PadProbeReturn.OK
 
+    def on_decoder_input(self, _pad, _info):
+        # depayloader, decoder and converters share the jitterbuffer's
+        # streaming thread: from here to the appsink is the decode time.
+        self.decode_input_ns = time.monotonic_ns()
+        return Gst.PadProbeReturn.OK
+
     def on_decoded(self, sink):
         buf = sink.emit("pull-sample").get_buffer()
         frame = self.frame_of_pts(buf.pts)
+        if frame is not None:
+            self.decode_lags[frame] = (self.decode_input_ns, time.monotonic_ns())
         if frame is not None and buf.get_size() == FRAME_BYTES:
             self.decoded[frame] = luma(buf.extract_dup(0, FRAME_BYTES))
         return Gst.FlowReturn.OK
@@ -604,6 +696,10 @@ class Receiver:
             f.write("frame,arrival_ns\n")
             for frame, t in sorted(self.arrivals.items()):
                 f.write(f"{frame},{t}\n")
+        with open(os.path.join(self.args.out, "decoded.csv"), "w") as f:
+            f.write("frame,input_ns,output_ns\n")
+            for frame, (t_in, t_out) in sorted(self.decode_lags.items()):
+                f.write(f"{frame},{t_in},{t_out}\n")
         np.savez_compressed(os.path.join(self.args.out, "decoded.npz"),
                             **{str(k): v for k, v in self.decoded.items()})
 
@@ -626,7 +722,8 @@ def shim_command(args):
     shim = os.path.join(args.build, "router-shim", "octopus-shim")
     cmd = [shim, "--shell", f"--down-trace={args.trace}",
            f"--delay-ms={args.delay_ms}",
-           f"--stats={os.path.join(args.out, 'shim-stats.json')}"]
+           f"--stats={os.path.join(args.out, 'shim-stats.json')}",
+           f"--log={os.path.join(args.out, 'shim.log')}"]
     if tags_layers(args.scheme):
         cmd += ["--queue=octopus", f"--rtp-ext-id={OCTOPUS_EXT_ID}"]
     else:
@@ -665,6 +762,33 @@ def write_metrics_inputs(args, sender):
     return len(decoded.files), scores
 
 
+def quantiles_ms(lags_ns):
+    if not lags_ns:
+        return {"count": 0, "p50": None, "p99": None, "max": None}
+    ms = np.array(lags_ns, dtype=float) / 1e6
+    return {"count": len(ms), "p50": float(np.percentile(ms, 50)),
+            "p99": float(np.percentile(ms, 99)), "max": float(ms.max())}
+
+
+def load_record(args, sender):
+    """Writes encoded.csv; the sender's capture->encoded and the receiver's
+    decode lags (ms) for the load guard."""
+    with open(os.path.join(args.out, "encoded.csv"), "w") as f:
+        f.write("frame,capture_ns,encoded_ns,bytes\n")
+        for frame, (t, size) in sorted(sender.encoded.items()):
+            f.write(f"{frame},{sender.sent[frame][0]},{t},{size}\n")
+    decode = []
+    with open(os.path.join(args.out, "decoded.csv")) as f:
+        next(f)
+        for line in f:
+            _, t_in, t_out = (int(v) for v in line.split(","))
+            decode.append(t_out - t_in)
+    return {"frame_interval_ms": FRAME_INTERVAL_MS,
+            "encode_lag_ms": quantiles_ms([t - sender.sent[frame][0] for frame, (t, _)
+                                           in sender.encoded.items()]),
+            "decode_lag_ms": quantiles_ms(decode)}
+
+
 def run_sender(args):
     os.makedirs(args.out, exist_ok=True)
     loop = GLib.MainLoop()
@@ -674,6 +798,7 @@ def run_sender(args):
     server.bind(("0.0.0.0", 0))
     server.listen(1)
     args.signalling_port = server.getsockname()[1]
+    shim_start_ns = time.monotonic_ns()
     shim = subprocess.Popen(shim_command(args))
     server.settimeout(20)
     try:
@@ -726,6 +851,10 @@ def run_sender(args):
                                    "final": rates[-1]}
     if sender.octopus_stats is not None:
         summary["octopus_sender"] = sender.octopus_stats
+    summary["shim_start_ns"] = shim_start_ns
+    if sender.packets:
+        write_packets(os.path.join(args.out, "packets.csv"), sender.packets)
+    summary["load"] = load_record(args, sender)
     with open(os.path.join(args.out, "shim-stats.json")) as f:
         summary["shim"] = json.load(f)
     with open(os.path.join(args.out, "call.json"), "w") as f:
@@ -755,8 +884,8 @@ def main():
                    help="octopus-bbr, octopus-svc: octopusrtpsender's "
                         "congestion control")
     p.add_argument("--rtcp-interval-ms", type=int, default=20,
-                   help="the receiver's rtcp-min-interval for transport-cc "
-                        "schemes (0: GStreamer's default, 5 s)")
+                   help="the receiver's rtcp-min-interval, the same for every "
+                        "scheme (0: GStreamer's default, 5 s)")
     p.add_argument("--clip", default=os.path.join(
         HERE, "..", "data", "media", "bigbuckbunny.mp4"))
     p.add_argument("--build", default=os.path.join(HERE, "..", "build"))

@@ -3,6 +3,9 @@
 # octopusrtpsender) vs. GCC-over-WebRTC: the same clip, trace and delay,
 # one call per scheme through octopus-shim --shell (webrtc-call.py), then a
 # table from each call's summary (octo-metrics) and the shim's counters.
+# One call per scheme is a demonstration, not a measurement: `make
+# live-eval` repeats the calls, guards against an overloaded machine and
+# reports 95 % confidence intervals.
 #
 #   demo-pipelines/webrtc-compare.sh [OUT_DIR]     (default results/webrtc)
 #

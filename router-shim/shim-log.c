@@ -1,7 +1,9 @@
 /* octopus-shim: the --log event log, one line per event, in the spirit of
  * Mahimahi's mm-link log ("TIME + BYTES", "TIME - BYTES DELAY",
- * "TIME # BYTES") with the direction, user and stream appended.  Times are
- * ms since start with us resolution; sizes are link bytes (IP datagrams). */
+ * "TIME # BYTES") with the direction, user and stream appended, and for
+ * RTP packets their sequence number and timestamp (clear in SRTP too), so
+ * a drop can be tied to the frame it hit.  Times are ms since start with
+ * us resolution; sizes are link bytes (IP datagrams). */
 #include "shim.h"
 
 #include <errno.h>
@@ -22,9 +24,11 @@ shim_log_open (Shim *shim, GError **error)
   fprintf (shim->log, "# octopus-shim event log: times in ms since start, "
       "sizes in IP bytes\n"
       "# TIME # BYTES DIR                          delivery opportunity\n"
-      "# TIME + BYTES DIR USER STREAM              arrival\n"
-      "# TIME - BYTES DELAY_MS DIR USER STREAM     departure (queueing delay)\n"
-      "# TIME d BYTES REASON DIR USER STREAM       drop (trim: bytes cut)\n"
+      "# TIME + BYTES DIR USER STREAM [rtp SEQ TS] arrival\n"
+      "# TIME - BYTES DELAY_MS DIR USER STREAM [rtp SEQ TS] departure "
+      "(queueing delay)\n"
+      "# TIME d BYTES REASON DIR USER STREAM [rtp SEQ TS] drop "
+      "(trim: bytes cut)\n"
       "# base timestamp: 0\n"
       "# init timestamp: %" G_GINT64_FORMAT "\n",
       g_get_real_time () / 1000);
@@ -39,14 +43,41 @@ shim_log_close (Shim *shim)
   shim->log = NULL;
 }
 
+/* " rtp SEQ TS" for an RTP (or SRTP) packet, nothing for other traffic. */
+static void
+print_rtp (FILE *f, const ShimPacket *p)
+{
+  const guint8 *data = p->data;
+  gsize len = p->len;
+  OctoRtpPacket rtp;
+
+  if (p->user->tun) {
+    ShimAddr source;
+    gssize payload = shim_ip_udp_payload (p->data, p->len, &source);
+
+    if (payload < 0)
+      return;
+    /* the UDP length, not the IP packet's, bounds the datagram */
+    len = ((gsize) data[payload - 4] << 8 | data[payload - 3]) - 8;
+    data += payload;
+  }
+  if (octo_dgram_classify (data, len) != OCTO_DGRAM_RTP
+      || octo_rtp_parse (data, len, &rtp) != OCTO_RTP_PARSE_OK)
+    return;
+  fprintf (f, " rtp %u %u", rtp.seq, (guint32) data[4] << 24
+      | (guint32) data[5] << 16 | (guint32) data[6] << 8 | data[7]);
+}
+
 static void
 print_stream (FILE *f, const ShimPacket *p)
 {
   if (p->stream->stream_id >= 0)
-    fprintf (f, " %u s%d@%s\n", p->user->index, p->stream->stream_id,
+    fprintf (f, " %u s%d@%s", p->user->index, p->stream->stream_id,
         p->stream->source_str);
   else
-    fprintf (f, " %u -@%s\n", p->user->index, p->stream->source_str);
+    fprintf (f, " %u -@%s", p->user->index, p->stream->source_str);
+  print_rtp (f, p);
+  fputc ('\n', f);
 }
 
 void

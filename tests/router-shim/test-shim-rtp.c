@@ -36,7 +36,7 @@ send_to (int fd, guint16 port, GBytes *datagram)
 
 typedef struct {
   GPid pid;
-  gchar *dir, *trace, *stats;
+  gchar *dir, *trace, *stats, *log;
   guint16 listen_port[N_USERS];
 } Shim;
 
@@ -51,11 +51,13 @@ shim_start (Shim *shim, const guint16 *sink_ports, guint8 rtp_ext_id)
   g_assert_no_error (error);
   shim->trace = g_build_filename (shim->dir, "link.trace", NULL);
   shim->stats = g_build_filename (shim->dir, "stats.json", NULL);
+  shim->log = g_build_filename (shim->dir, "events.log", NULL);
   g_file_set_contents (shim->trace, "10\n", -1, &error);
   g_assert_no_error (error);
   g_ptr_array_add (argv, g_strdup (g_getenv ("OCTOPUS_SHIM")));
   g_ptr_array_add (argv, g_strdup_printf ("--down-trace=%s", shim->trace));
   g_ptr_array_add (argv, g_strdup_printf ("--stats=%s", shim->stats));
+  g_ptr_array_add (argv, g_strdup_printf ("--log=%s", shim->log));
   g_ptr_array_add (argv, g_strdup ("--delay-ms=0"));
   g_ptr_array_add (argv, g_strdup_printf ("--rtp-ext-id=%u", rtp_ext_id));
   for (guint i = 0; i < N_USERS; i++)
@@ -79,8 +81,9 @@ shim_start (Shim *shim, const guint16 *sink_ports, guint8 rtp_ext_id)
   g_ptr_array_unref (argv);
 }
 
+/* The shim's stats; its event log in @log. */
 static gchar *
-shim_stop (Shim *shim)
+shim_stop (Shim *shim, gchar **log)
 {
   gchar *stats = NULL;
   int status = -1;
@@ -92,7 +95,10 @@ shim_stop (Shim *shim)
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
   g_assert_true (g_file_get_contents (shim->stats, &stats, NULL, NULL));
+  g_assert_true (g_file_get_contents (shim->log, log, NULL, NULL));
   g_spawn_close_pid (shim->pid);
+  g_unlink (shim->log);
+  g_free (shim->log);
   g_unlink (shim->stats);
   g_unlink (shim->trace);
   g_rmdir (shim->dir);
@@ -182,7 +188,8 @@ run_through_shim (guint8 configured_id, guint8 ext_id)
     for (guint i = 0; i < N_USERS; i++)
       sink_read (&sinks[i]);
   }
-  gchar *stats = shim_stop (&shim);
+  gchar *log;
+  gchar *stats = shim_stop (&shim, &log);
 
   g_assert_cmphex (delivered_mask (&sinks[0]), ==, SCENARIO_DELIVERED_MASK);
   g_assert_cmphex (delivered_mask (&sinks[1]), ==, SCENARIO_DELIVERED_MASK);
@@ -197,6 +204,26 @@ run_through_shim (guint8 configured_id, guint8 ext_id)
   g_assert_nonnull (strstr (stats, "\"source\": \"ssrc:00005eed\""));
   g_free (want);
   g_free (stats);
+  /* every RTP packet's arrival is logged with its sequence number and
+   * timestamp */
+  GHashTable *expected = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, NULL);
+  for (guint i = 0; i < rtp->len; i++) {
+    const guint8 *d = g_bytes_get_data (rtp->pdata[i], NULL);
+    g_hash_table_add (expected, g_strdup_printf (" rtp %u %u",
+            d[2] << 8 | d[3], (guint32) d[4] << 24 | (guint32) d[5] << 16
+            | (guint32) d[6] << 8 | d[7]));
+  }
+  gchar **lines = g_strsplit (log, "\n", -1);
+  for (gchar **l = lines; *l; l++) {
+    const gchar *tail = strstr (*l, " rtp ");
+    if (strstr (*l, " + ") && tail)
+      g_assert_true (g_hash_table_remove (expected, tail));
+  }
+  g_assert_cmpuint (g_hash_table_size (expected), ==, 0);
+  g_hash_table_unref (expected);
+  g_strfreev (lines);
+  g_free (log);
 
   for (guint i = 0; i < N_USERS; i++) {
     close (sinks[i].fd);

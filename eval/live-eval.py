@@ -1,0 +1,503 @@
+#!/usr/bin/python3
+"""Live evaluation: each scheme K times per trace through real calls
+(demo-pipelines/webrtc-call.py --scheme S, octopus-shim --shell), the
+schemes interleaved (A B C A B C ...), every run checked by a load guard;
+a table with the mean and 95 % confidence interval of every metric over the
+valid runs and an HTML page (latency CDFs, rate/estimate/capacity time
+series per run, a link to every run's folder).
+
+    live-eval.py run OUT [--traces T ...] [--schemes S ...] [--repeats K]
+        [--seconds N] [--delay-ms D] [--build DIR]
+    live-eval.py report OUT
+
+run writes OUT/TRACE/SCHEME/attempt-N/ (webrtc-call.py's files) and
+OUT/runs.json (every attempt, valid or not, and why), prints progress, then
+the report.  report rebuilds the table (stdout, OUT/table.txt) and
+OUT/index.html from OUT/runs.json and the run folders.
+
+Load guard: a run is invalid when the sender's capture->encoded lag or the
+receiver's decode lag exceeds one frame interval at p99 (call.json "load"),
+when the shim's departure timing error (actual - scheduled send time, its
+--stats) exceeds 1 ms at p99 in either direction, when a Chromium sender
+reported a qualityLimitationReason other than "none"
+(call.json "quality_limitation_reason", a string or a list), or when the
+call failed.  Invalid runs are shown and repeated in a later round, never
+averaged in; once a scheme has had 2K attempts on a trace without K valid
+runs, the runner stops and names the component that lagged most often.
+
+Confidence intervals: mean +- t(0.975, n-1) s / sqrt(n), s the sample
+standard deviation (Student's t, n-1 degrees of freedom).  Percentiles in
+the load record are numpy's (linear interpolation).  Utilisation: the down
+link bytes of messages the shim delivered whole (its
+whole_message_bytes_out; untagged streams, whose messages the shim cannot
+see: every delivered byte) over the capacity the trace offered from the
+first frame's capture to the last one's."""
+import argparse
+import collections
+import html
+import json
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CALL = os.path.join(ROOT, "demo-pipelines", "webrtc-call.py")
+SHIM_ERROR_LIMIT_MS = 1.0
+MTU_BYTES = 1500                # a Mahimahi delivery opportunity
+SERIES_BIN_S = 0.5
+METRICS = [("p50_latency_ms", "p50 lat ms", 1), ("p99_latency_ms", "p99 lat ms", 1),
+           ("p99_aoi_ms", "p99 AoI ms", 1), ("sqi_ssim", "SQI-SSIM", 4),
+           ("frames_shown", "shown %", 1), ("utilisation", "util %", 1)]
+DEFAULT_TRACES = ["Verizon-LTE-short"]
+DEFAULT_SCHEMES = ["gcc", "octopus-bbr", "octopus-svc"]
+
+
+def t_pdf(x, df):
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    return c * (1 + x * x / df) ** (-(df + 1) / 2)
+
+
+def t_cdf(x, df, steps=2000):
+    """Student's t distribution function: 1/2 + the density's integral
+    from 0 (Simpson's rule; the density is smooth)."""
+    if x < 0:
+        return 1 - t_cdf(-x, df, steps)
+    h = x / steps
+    total = t_pdf(0, df) + t_pdf(x, df)
+    for i in range(1, steps):
+        total += (4 if i % 2 else 2) * t_pdf(i * h, df)
+    return 0.5 + total * h / 3
+
+
+def t_quantile(p, df):
+    """The t quantile of probability @p (> 0.5) by bisection."""
+    lo, hi = 0.0, 1.0
+    while t_cdf(hi, df) < p:
+        lo, hi = hi, 2 * hi
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def mean_ci(values, level=0.95):
+    """(mean, half-width of the @level confidence interval), Student's t
+    with n-1 degrees of freedom; half-width None for fewer than 2 values."""
+    n = len(values)
+    if n == 0:
+        return None, None
+    mean = sum(values) / n
+    if n < 2:
+        return mean, None
+    s = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, t_quantile(0.5 + level / 2, n - 1) * s / math.sqrt(n)
+
+
+def guard(call):
+    """The load guard: [(component, reason), ...] that make the run
+    invalid; empty for a valid run."""
+    faults = []
+    if "failed" in call:
+        return [("call", call["failed"])]
+    load = call.get("load") or {}
+    interval = load.get("frame_interval_ms")
+    for key, component in (("encode_lag_ms", "sender encoder (capture->encoded)"),
+                           ("decode_lag_ms", "receiver decoder")):
+        q = load.get(key) or {}
+        if interval is None or q.get("p99") is None:
+            faults.append((component, "no lag record"))
+        elif q["p99"] > interval:
+            faults.append((component, f"p99 lag {q['p99']:.1f} ms > one frame "
+                                      f"interval ({interval:.1f} ms)"))
+    timing = (call.get("shim") or {}).get("departure_timing_error_ms")
+    if timing is None:
+        faults.append(("octopus-shim", "no departure timing record"))
+    else:
+        for direction, q in sorted(timing.items()):
+            if q.get("count") and q["p99"] > SHIM_ERROR_LIMIT_MS:
+                faults.append(("octopus-shim", f"{direction} departure timing error p99 "
+                                               f"{q['p99']:.2f} ms > {SHIM_ERROR_LIMIT_MS:g} ms"))
+    reasons = call.get("quality_limitation_reason")
+    if isinstance(reasons, str):
+        reasons = [reasons]
+    bad = sorted({r for r in reasons or [] if r != "none"})
+    if bad:
+        faults.append(("Chromium sender", "qualityLimitationReason " + ",".join(bad)))
+    return faults
+
+
+def schedule(traces, schemes, repeats, run_one, progress=print):
+    """Runs every scheme until it has @repeats valid runs per trace, the
+    schemes interleaved: each round runs, in order, every scheme still
+    short of valid runs, so an invalid run is repeated in the next round.
+    run_one(trace, scheme, attempt) returns the attempt's record with its
+    "faults" (the guard's list).  Returns (records, stop): stop is None, or
+    {trace, scheme, component, ...} when a scheme reached 2 * @repeats
+    attempts on a trace without @repeats valid runs."""
+    records = []
+    total = len(traces) * len(schemes) * repeats
+    done = 0
+    for trace in traces:
+        valid = dict.fromkeys(schemes, 0)
+        attempts = dict.fromkeys(schemes, 0)
+        while any(valid[s] < repeats for s in schemes):
+            for scheme in schemes:
+                if valid[scheme] >= repeats:
+                    continue
+                attempts[scheme] += 1
+                record = run_one(trace, scheme, attempts[scheme])
+                records.append(record)
+                if record["faults"]:
+                    progress(f"[{done}/{total} valid] {trace} {scheme} attempt "
+                             f"{attempts[scheme]}: INVALID: " + "; ".join(
+                                 f"{c}: {r}" for c, r in record["faults"]))
+                else:
+                    valid[scheme] += 1
+                    done += 1
+                    progress(f"[{done}/{total} valid] {trace} {scheme} attempt "
+                             f"{attempts[scheme]}: valid ({valid[scheme]}/{repeats})"
+                             + "".join(f", {k} {record['metrics'][k]:.1f}"
+                                       for k in ("p99_latency_ms",)
+                                       if record.get("metrics", {}).get(k) is not None))
+                if attempts[scheme] >= 2 * repeats and valid[scheme] < repeats:
+                    return records, stop_report(records, trace, scheme, repeats)
+    return records, None
+
+
+def stop_report(records, trace, scheme, repeats):
+    """Names the component that made the most of the scheme's attempts on
+    the trace invalid."""
+    counts = collections.Counter(
+        c for r in records if r["trace"] == trace and r["scheme"] == scheme
+        for c in dict.fromkeys(c for c, _ in r["faults"]))
+    component, n = counts.most_common(1)[0]
+    return {"trace": trace, "scheme": scheme, "component": component,
+            "invalid_attempts": n, "attempts": 2 * repeats,
+            "faults_by_component": dict(counts.most_common())}
+
+
+def capacity_bytes(trace_path, start_ms, end_ms):
+    """Bytes the Mahimahi trace offers in [start_ms, end_ms) (it loops)."""
+    with open(trace_path) as f:
+        ms = [int(line) for line in f if line.strip()]
+    period = ms[-1]
+    total = 0
+    for t in ms:
+        first = (start_ms - t + period - 1) // period
+        last = (end_ms - 1 - t) // period
+        total += max(0, last - first + 1)
+    return total * MTU_BYTES
+
+
+def read_csv(path):
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        return [dict(zip(header, line.strip().split(","))) for line in f if line.strip()]
+
+
+def capture_span_ms(run_dir, call):
+    """[first capture, last capture + a frame interval) in ms since the
+    shim's start (its trace's origin)."""
+    rows = read_csv(os.path.join(run_dir, "encoded.csv"))
+    captures = [int(r["capture_ns"]) for r in rows]
+    interval = call["load"]["frame_interval_ms"]
+    start = (min(captures) - call["shim_start_ns"]) / 1e6
+    end = (max(captures) - call["shim_start_ns"]) / 1e6 + interval
+    return int(start), int(end)
+
+
+def utilisation(run_dir, call, trace_path):
+    delivered = 0
+    for user in call["shim"]["users"]:
+        for s in user["streams"]:
+            if s["direction"] != "down":
+                continue
+            tagged = s.get("stream_id", -1) is not None and s.get("stream_id", -1) >= 0
+            delivered += s.get("whole_message_bytes_out", 0) if tagged else s["bytes_out"]
+    start, end = capture_span_ms(run_dir, call)
+    return delivered / capacity_bytes(trace_path, start, end)
+
+
+def run_metrics(run_dir, call, trace_path):
+    m = {k: call.get(k) for k in ("p50_latency_ms", "p99_latency_ms", "p99_aoi_ms",
+                                   "sqi_ssim")}
+    frames = read_csv(os.path.join(run_dir, "frames.csv"))
+    if frames:
+        m["frames_shown"] = 100 * sum(f["shown"] == "1" for f in frames) / len(frames)
+    m["utilisation"] = 100 * utilisation(run_dir, call, trace_path)
+    return m
+
+
+def trace_path(name):
+    if os.sep in name or name.endswith(".down"):
+        return os.path.abspath(name)
+    return os.path.join(ROOT, "data", "traces", "network", name + ".down")
+
+
+def trace_name(name):
+    return os.path.basename(name).removesuffix(".down")
+
+
+def evaluate(out, trace, scheme, attempt):
+    """The record of the run in its folder: guard verdict and metrics."""
+    rel = os.path.join(trace_name(trace), scheme, f"attempt-{attempt}")
+    run_dir = os.path.join(out, rel)
+    record = {"trace": trace_name(trace), "scheme": scheme, "attempt": attempt,
+              "dir": rel}
+    path = os.path.join(run_dir, "call.json")
+    if not os.path.exists(path):
+        failed_path = os.path.join(run_dir, "failed.txt")
+        reason = "no call.json"
+        if os.path.exists(failed_path):
+            with open(failed_path) as f:
+                reason = f.read().strip() or reason
+        record["faults"] = guard({"failed": reason})
+        return record
+    with open(path) as f:
+        call = json.load(f)
+    record["faults"] = guard(call)
+    record["load"] = {"encode_lag_p99_ms": call["load"]["encode_lag_ms"]["p99"],
+                      "decode_lag_p99_ms": call["load"]["decode_lag_ms"]["p99"],
+                      "shim_error_p99_ms": max(
+                          (q["p99"] for q in call["shim"]["departure_timing_error_ms"].values()
+                           if q.get("count")), default=None)} if "load" in call else {}
+    record["metrics"] = run_metrics(run_dir, call, trace_path(trace))
+    return record
+
+
+def live_call(args, trace, scheme, attempt):
+    run_dir = os.path.join(args.out, trace_name(trace), scheme, f"attempt-{attempt}")
+    os.makedirs(run_dir, exist_ok=True)
+    for name in ("call.json", "failed.txt"):
+        if os.path.exists(os.path.join(run_dir, name)):
+            os.remove(os.path.join(run_dir, name))
+    with open(os.path.join(run_dir, "call.log"), "w") as log:
+        rc = subprocess.run(["/usr/bin/python3", CALL, f"--scheme={scheme}",
+                             f"--out={run_dir}", f"--seconds={args.seconds}",
+                             f"--trace={trace_path(trace)}", f"--delay-ms={args.delay_ms}",
+                             f"--build={args.build}"], stdout=log, stderr=log).returncode
+    if rc != 0:
+        with open(os.path.join(run_dir, "call.log")) as f:
+            last = [line.strip() for line in f if line.strip()][-1:] or [""]
+        with open(os.path.join(run_dir, "failed.txt"), "w") as f:
+            f.write(f"webrtc-call.py exited {rc}: {last[0]}\n")
+    # the decoded pictures were for scoring (call.json has the scores)
+    decoded = os.path.join(run_dir, "decoded.npz")
+    if os.path.exists(decoded):
+        os.remove(decoded)
+    record = evaluate(args.out, trace, scheme, attempt)
+    record["loadavg"] = os.getloadavg()[0]
+    return record
+
+
+def run(args):
+    os.makedirs(args.out, exist_ok=True)
+    print(f"live-eval: {len(args.traces)} trace(s) x {len(args.schemes)} scheme(s) x "
+          f"{args.repeats} valid runs of {args.seconds} s, interleaved; "
+          f"load now {os.getloadavg()[0]:.1f}", file=sys.stderr)
+    records = []
+
+    def run_one(trace, scheme, attempt):
+        print(f"live-eval: {trace_name(trace)} {scheme} attempt {attempt} "
+              f"(load {os.getloadavg()[0]:.1f}) ...", file=sys.stderr, flush=True)
+        record = live_call(args, trace, scheme, attempt)
+        records.append(record)
+        write_runs(args.out, records, None)
+        return record
+
+    _, stop = schedule(args.traces, args.schemes, args.repeats, run_one,
+                       progress=lambda line: print("live-eval: " + line, file=sys.stderr,
+                                                   flush=True))
+    write_runs(args.out, records, stop)
+    report(args.out)
+    if stop:
+        print(f"live-eval: stopped: {stop['scheme']} on {stop['trace']} had "
+              f"{stop['attempts']} attempts without {args.repeats} valid runs; "
+              f"the component that lagged: {stop['component']} "
+              f"({stop['invalid_attempts']} invalid attempts; all: "
+              + ", ".join(f"{c} {n}" for c, n in stop["faults_by_component"].items())
+              + ")", file=sys.stderr)
+        return 2
+    return 0
+
+
+def write_runs(out, records, stop):
+    with open(os.path.join(out, "runs.json"), "w") as f:
+        json.dump({"runs": records, "stop": stop}, f, indent=1)
+
+
+def table(records):
+    """Text table: per trace and scheme, valid/invalid counts and mean +-
+    95 % CI half-width of every metric over the valid runs."""
+    lines = []
+    head = f"{'trace':<20}{'scheme':<14}{'valid':>6}{'inval':>6}"
+    head += "".join(f"{label:>20}" for _, label, _ in METRICS)
+    lines.append(head)
+    groups = collections.OrderedDict()
+    for r in records:
+        groups.setdefault((r["trace"], r["scheme"]), []).append(r)
+    for (trace, scheme), runs in groups.items():
+        valid = [r for r in runs if not r["faults"]]
+        line = f"{trace[:19]:<20}{scheme:<14}{len(valid):>6}{len(runs) - len(valid):>6}"
+        for key, _, digits in METRICS:
+            values = [r["metrics"][key] for r in valid
+                      if r.get("metrics", {}).get(key) is not None]
+            mean, half = mean_ci(values)
+            cell = ("–" if mean is None else f"{mean:.{digits}f}±"
+                    + ("–" if half is None else f"{half:.{digits}f}"))
+            line += f"{cell:>20}"
+        lines.append(line)
+    lines.append("mean ± half-width of the 95 % CI (Student's t, n-1 dof) over the valid "
+                 "runs; invalid runs (load guard) are excluded. latency, AoI: capture "
+                 "to the whole frame at the receiver; SQI-SSIM over SSIM (Wang 2004, "
+                 "Gaussian 11x11); shown: frames shown (octo-metrics' frames.csv) / sent; util: link bytes of "
+                 "messages delivered whole / capacity offered")
+    return "\n".join(lines)
+
+
+def plots(out, records):
+    """PNG files (relative paths) per trace: latency CDFs of the valid runs,
+    and per run rate/estimate/capacity."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    cdfs, series = {}, {}
+    colours = {}
+    for trace in dict.fromkeys(r["trace"] for r in records):
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for r in records:
+            if r["trace"] != trace or r["faults"]:
+                continue
+            colour = colours.setdefault(r["scheme"], f"C{len(colours)}")
+            lat = sorted(float(f["latency_ms"]) for f in read_csv(
+                os.path.join(out, r["dir"], "frames.csv")) if f["latency_ms"])
+            if lat:
+                ax.plot(lat, np.arange(1, len(lat) + 1) / len(lat), color=colour,
+                        alpha=0.7, label=r["scheme"] if r["attempt"] == 1 else None)
+        ax.set_xscale("log")
+        ax.set_xlabel("latency, capture to whole frame (ms)")
+        ax.set_ylabel("CDF")
+        ax.set_title(f"{trace}: every valid run")
+        handles, labels = ax.get_legend_handles_labels()
+        uniq = dict(zip(labels, handles))
+        ax.legend(uniq.values(), uniq.keys())
+        cdfs[trace] = os.path.join("plots", f"cdf-{trace}.png")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, cdfs[trace]), dpi=80)
+        plt.close(fig)
+    for r in records:
+        run_dir = os.path.join(out, r["dir"])
+        path = os.path.join(run_dir, "call.json")
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            call = json.load(f)
+        t0 = call["shim_start_ns"]
+        start, end = capture_span_ms(run_dir, call)
+        bins = np.arange(0, end / 1000 + SERIES_BIN_S, SERIES_BIN_S)
+        fig, ax = plt.subplots(figsize=(7, 3))
+        enc = read_csv(os.path.join(run_dir, "encoded.csv"))
+        t = [(int(e["encoded_ns"]) - t0) / 1e9 for e in enc]
+        sizes, _ = np.histogram(t, bins, weights=[8 * int(e["bytes"]) for e in enc])
+        ax.step(bins[:-1], sizes / SERIES_BIN_S / 1e6, where="post", label="encoded rate")
+        est_path = os.path.join(run_dir, "estimates.csv")
+        if os.path.exists(est_path):
+            est = read_csv(est_path)
+            ax.step([(int(e["time_ns"]) - t0) / 1e9 for e in est],
+                    [int(e["estimated_bitrate"]) / 1e6 for e in est], where="post",
+                    label="estimate")
+        cap = [capacity_bytes(trace_path(r["trace"]), int(1000 * a), int(1000 * b)) * 8
+               / SERIES_BIN_S / 1e6 for a, b in zip(bins[:-1], bins[1:])]
+        ax.step(bins[:-1], cap, where="post", label="capacity", color="grey", alpha=0.6)
+        ax.set_xlim(start / 1000, end / 1000)
+        ax.set_xlabel("time since the shim's start (s)")
+        ax.set_ylabel("Mbit/s")
+        ax.legend(fontsize="small")
+        ax.set_title(f"{r['trace']} {r['scheme']} attempt {r['attempt']}")
+        series[r["dir"]] = os.path.join(r["dir"], "series.png")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, series[r["dir"]]), dpi=80)
+        plt.close(fig)
+    return cdfs, series
+
+
+def write_html(out, records, stop, text):
+    cdfs, series = plots(out, records)
+    e = html.escape
+    parts = ["<!doctype html><meta charset=utf-8><title>live evaluation</title>",
+             "<h1>Live evaluation</h1>", f"<pre>{e(text)}</pre>"]
+    if stop:
+        parts.append(f"<p><b>Stopped:</b> {e(stop['scheme'])} on {e(stop['trace'])}: "
+                     f"{stop['attempts']} attempts without enough valid runs; the "
+                     f"component that lagged: {e(stop['component'])}</p>")
+    for trace, png in cdfs.items():
+        parts.append(f"<h2>{e(trace)}</h2><img src='{e(png)}'>")
+        parts.append("<table border=1 cellpadding=3><tr><th>scheme</th><th>attempt</th>"
+                     "<th>verdict</th><th>p99 lat ms</th><th>encode lag p99</th>"
+                     "<th>decode lag p99</th><th>shim error p99</th><th>series</th></tr>")
+        for r in records:
+            if r["trace"] != trace:
+                continue
+            verdict = ("valid" if not r["faults"] else "INVALID: " + "; ".join(
+                f"{c}: {why}" for c, why in r["faults"]))
+            load = r.get("load", {})
+            cells = [f"<a href='{e(r['dir'])}/'>{e(r['scheme'])}</a>", str(r["attempt"]),
+                     e(verdict), fmt(r.get("metrics", {}).get("p99_latency_ms")),
+                     fmt(load.get("encode_lag_p99_ms")), fmt(load.get("decode_lag_p99_ms")),
+                     fmt(load.get("shim_error_p99_ms"), 2),
+                     f"<img src='{e(series[r['dir']])}' width=420>" if r["dir"] in series
+                     else ""]
+            parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        parts.append("</table>")
+    with open(os.path.join(out, "index.html"), "w") as f:
+        f.write("\n".join(parts) + "\n")
+
+
+def fmt(v, digits=1):
+    return "–" if v is None else f"{v:.{digits}f}"
+
+
+def report(out):
+    with open(os.path.join(out, "runs.json")) as f:
+        runs = json.load(f)
+    text = table(runs["runs"])
+    print(text)
+    with open(os.path.join(out, "table.txt"), "w") as f:
+        f.write(text + "\n")
+    write_html(out, runs["runs"], runs["stop"], text)
+    print(f"live-eval: {os.path.join(out, 'index.html')}", file=sys.stderr)
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run the calls, then report")
+    r.add_argument("out")
+    r.add_argument("--traces", nargs="+", default=DEFAULT_TRACES,
+                   help="names under data/traces/network (without .down) or paths")
+    r.add_argument("--schemes", nargs="+", default=DEFAULT_SCHEMES)
+    r.add_argument("--repeats", type=int, default=5, help="valid runs per scheme and trace")
+    r.add_argument("--seconds", type=int, default=30)
+    r.add_argument("--delay-ms", type=int, default=30)
+    r.add_argument("--build", default=os.path.join(ROOT, "build"))
+    g = sub.add_parser("report", help="table and HTML from OUT/runs.json")
+    g.add_argument("out")
+    args = p.parse_args()
+    args.out = os.path.abspath(args.out)
+    if args.command == "run":
+        args.build = os.path.abspath(args.build)
+        return run(args)
+    return report(args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
