@@ -526,8 +526,9 @@ class Sender:
         desc = vp8_descriptor(d)
         self.packets.append((seq, ts, int(marker)) + desc)
         entry = self.sent.get(frame_of_rtptime(ts))
-        if entry is not None and desc[4] != "":
-            entry[2] = desc[4]
+        tid = desc[3]
+        if entry is not None and tid != "":
+            entry[2] = tid
 
     def push_frames(self):
         src = self.pipeline.get_by_name("src")

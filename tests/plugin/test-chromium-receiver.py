@@ -5,13 +5,20 @@ link too small for it (2 Mbit/s of VP8 over a constant 2 Mbit/s trace
 written here), whose
 Octopus queue drops TL2/TL1 frames by the droppers.  The page posts its
 getStats() every 500 ms to this process (which also does the signalling,
-over HTTP); the test asserts Chromium kept decoding while the shim dropped
-frames: framesDecoded rose in every second of the call after the first
-decoded frame, and stayed below the frames sent.
+over HTTP).  The shim logs every RTP packet it delivers or drops, and the
+sender every packet's VP8 descriptor; eval/vp8-wire-check.py joins them and
+counts the frames decodable under docs/design.md's case-1 rule given what
+the shim delivered whole.  The test asserts the descriptors are complete
+(PictureID, TL0PICIDX, TID on every packet), the shim dropped frames, and
+Chromium decoded at least 80 % of the decodable frames (the goal is 90 %;
+measured 82-88 % on a loaded machine) and at least 3x the key frames
+delivered, which a receiver stuck at key frames (as before the sender's
+layer-sync fix: 45 decoded, 27 of them key frames) cannot.
 
     test-chromium-receiver.py WEBRTC_CALL BUILD_DIR [CHROMIUM]
 
-Exits 77 (skipped) without root or without Chromium."""
+Exits 77 (skipped) without root or without Chromium, except under CI=true,
+where a browser test that cannot run fails."""
 import http.server
 import importlib.util
 import json
@@ -23,6 +30,8 @@ import tempfile
 import threading
 
 CALL_SECONDS = 12
+WIRE_CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                          "..", "eval", "vp8-wire-check.py")
 BITRATE = 2000000
 
 PAGE = """<!doctype html>
@@ -135,12 +144,15 @@ def check(ok, what):
 def main():
     call_path, build = sys.argv[1], sys.argv[2]
     chromium = shutil.which(sys.argv[3] if len(sys.argv) > 3 else "chromium")
+    skip = 1 if os.environ.get("CI") == "true" else 77
     if os.geteuid() != 0:
-        print("skipped: octopus-shim --shell needs root")
-        return 77
+        print(("FAIL (CI=true)" if skip == 1 else "skipped") +
+              ": octopus-shim --shell needs root")
+        return skip
     if chromium is None:
-        print("skipped: no chromium (apt-get install chromium)")
-        return 77
+        print(("FAIL (CI=true)" if skip == 1 else "skipped") +
+              ": no chromium (apt-get install chromium)")
+        return skip
     call = load_call(call_path)
     GLib, Gst = call.GLib, call.Gst
     Gst.init(None)
@@ -157,17 +169,20 @@ def main():
         sender = call.Sender(args, loop)
         browser = Browser(GLib)
         browser.on_message = sender.on_message
-        # The call ends when the sender has pushed every frame.
-        sender.finish = lambda: (loop.quit(), False)[1]
+        # The call ends 2 s after the sender pushed its last frame: the
+        # frames in flight arrive and the page posts its final counts.
+        sender.finish = lambda: (GLib.timeout_add(2000, lambda: (loop.quit(), False)[1]), False)[1]
 
         server = http.server.ThreadingHTTPServer(("0.0.0.0", 0), browser.handler())
         threading.Thread(target=server.serve_forever, daemon=True).start()
         port = server.server_address[1]
         stats_path = os.path.join(tmp, "shim-stats.json")
+        shim_log = os.path.join(tmp, "shim.log")
         shim = subprocess.Popen([
             os.path.join(build, "router-shim", "octopus-shim"), "--shell",
             f"--down-trace={trace}", "--delay-ms=20", "--queue=octopus",
-            f"--rtp-ext-id={call.OCTOPUS_EXT_ID}", f"--stats={stats_path}", "--",
+            f"--rtp-ext-id={call.OCTOPUS_EXT_ID}", f"--stats={stats_path}",
+            f"--log={shim_log}", "--",
             "sh", "-c",
             # a sanitizer build preloads its runtimes for us, not for Chromium
             f'unset LD_PRELOAD; exec "{chromium}" --headless=new --no-sandbox --disable-gpu '
@@ -189,26 +204,39 @@ def main():
             return 1
         with open(stats_path) as f:
             dropped = json.load(f)["users"][0]["queues"]["down"]["dropped"]
+        packets = os.path.join(tmp, "packets.csv")
+        call.write_packets(packets, sender.packets)
+        wire = json.loads(subprocess.run(
+            [sys.executable, WIRE_CHECK, packets, shim_log, "--json"],
+            check=True, capture_output=True, text=True).stdout)
 
     stats = browser.stats
     decoded = [s["framesDecoded"] for s in stats]
     first = next((i for i, n in enumerate(decoded) if n > 0), None)
-    # 500 ms samples: every second after the first decoded frame, up to the
-    # last frames in flight, adds decoded frames.
-    steps = ([decoded[i + 2] - decoded[i] for i in range(first, len(decoded) - 4)]
-             if first is not None else [])
     frames_sent = len(sender.sent)
     fps = [s["framesPerSecond"] for s in stats[first:]] if first is not None else []
     print(f"chromium: {len(stats)} samples, framesDecoded {decoded[-1] if decoded else 0}"
           f" of {frames_sent} sent, framesPerSecond {fps}")
+    decodable = wire["decodable_total"]
+    keys = wire["per_kind"]["key"]["whole"]
+    got = decoded[-1] if decoded else 0
+    print(f"wire: {json.dumps(wire['per_kind'])}; decodable {wire['decodable']}")
     ok = all([
         check(not browser.errors, f"page errors: {browser.errors}"),
         check(first is not None, "Chromium decoded frames"),
+        check(not wire["descriptor_faults"],
+              f"every packet carries PictureID, TL0PICIDX and TID, rising as "
+              f"RFC 7741 asks: faults {wire['descriptor_faults'] or 'none'}"),
         check(dropped["dropper"]["packets"] > 0,
               f"shim dropped {dropped['dropper']['packets']} packets by droppers"),
-        check(len(steps) >= 2 * (CALL_SECONDS // 2) and min(steps, default=0) > 0,
-              f"framesDecoded rose in every second: {steps}"),
-        check(0 < decoded[-1] < frames_sent if decoded else False,
+        check(got >= 0.8 * decodable,
+              f"Chromium decoded {got} of the {decodable} frames decodable "
+              f"under the design's rule ({100 * got / max(decodable, 1):.0f} %, "
+              f"at least 80 %; the goal is 90 %)"),
+        check(got >= 3 * keys,
+              f"Chromium decoded {got} frames, at least 3x the {keys} key "
+              f"frames delivered (a receiver stuck at key frames cannot)"),
+        check(0 < got < frames_sent,
               "fewer frames decoded than sent (the shim dropped some)"),
     ])
     return 0 if ok else 1
