@@ -276,6 +276,42 @@ GST_START_TEST (test_followed_rate_keeps_top_threshold_within_estimate)
 
 GST_END_TEST;
 
+/* A loopback estimate of ~900 Mbit/s is followed only up to max-bitrate
+ * (default 20 Mbit/s); 0 lifts the cap. */
+GST_START_TEST (test_followed_rate_is_capped_by_max_bitrate)
+{
+  static const struct {
+    const gchar *option;
+    guint expected;
+  } cases[] = {
+    {"", 20000000},
+    {"max-bitrate=5000000", 5000000},
+    {"max-bitrate=0", 0},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *launch = g_strdup_printf ("octopussvcenc codec=vp9 "
+        "spatial-layers=3 follow-bandwidth=true %s", cases[i].option);
+    GstHarness *h = encoder_harness (launch);
+    GstElement *enc = gst_harness_find_element (h, "octopussvcenc");
+    guint bitrate;
+
+    fail_unless (gst_harness_push_upstream_event (h,
+            gst_octopus_event_new_bandwidth (932000000)));
+    g_object_get (enc, "bitrate", &bitrate, NULL);
+    if (cases[i].expected > 0) {
+      fail_unless_equals_int (bitrate, cases[i].expected);
+    } else {
+      fail_unless (bitrate > 800000000, "uncapped: %u", bitrate);
+    }
+    gst_object_unref (enc);
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 /* Tags by spatial layer alone, whatever the temporal layer (README). */
 static void
 check_quality_tags (guint temporal_layers)
@@ -592,6 +628,7 @@ svc_suite (void)
   tcase_add_test (tc, test_bitrate_change_takes_effect_at_gop_start);
   tcase_add_test (tc, test_follow_bandwidth_sets_rate_at_next_gop);
   tcase_add_test (tc, test_followed_rate_keeps_top_threshold_within_estimate);
+  tcase_add_test (tc, test_followed_rate_is_capped_by_max_bitrate);
   tcase_add_test (tc, test_quality_tags_from_octopussvcenc_meta);
   tcase_add_test (tc, test_flush_restarts_with_key_picture);
   tcase_add_test (tc, test_octopussvcdec_shows_highest_decodable_layer);
