@@ -585,7 +585,7 @@ gst_octopus_svc_dec_class_init (GstOctopusSvcDecClass *klass)
   gst_element_class_set_static_metadata (element_class,
       "Octopus SVC decoder", "Codec/Decoder/Video",
       "Decodes the highest decodable layer of each frame of octopussvcenc's "
-      "VP8/VP9 streams and outputs full-size frames", "gst-octopus");
+      "VP8/VP9 streams and outputs full-size frames", GST_OCTOPUS_AUTHORS);
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_octopus_svc_dec_change_state);
 

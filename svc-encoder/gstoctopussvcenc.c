@@ -600,7 +600,7 @@ gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
       "Octopus SVC encoder", "Codec/Encoder/Video",
       "Real-time VP8 temporal / VP9 spatial x temporal SVC, one buffer per "
       "layer "
-      "message with GstOctopusMeta", "gst-octopus");
+      "message with GstOctopusMeta", GST_OCTOPUS_AUTHORS);
 
   venc_class->set_format = GST_DEBUG_FUNCPTR (gst_octopus_svc_enc_set_format);
   venc_class->handle_frame =

@@ -739,7 +739,7 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
   gst_element_class_set_static_metadata (element_class, "Octopus sink",
       "Sink/Network",
       "Sends each buffer as an Octopus message over UDP (BBR pacing, "
-      "send-buffer dropping rules)", "gst-octopus");
+      "send-buffer dropping rules)", GST_OCTOPUS_AUTHORS);
 
   bsink_class->start = GST_DEBUG_FUNCPTR (gst_octopus_sink_start);
   bsink_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_sink_stop);

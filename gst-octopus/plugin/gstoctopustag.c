@@ -502,7 +502,7 @@ gst_octopus_tag_class_init (GstOctopusTagClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "Octopus tagger",
       "Filter/Network", "Attaches Octopus dropping parameters to messages",
-      "gst-octopus");
+      GST_OCTOPUS_AUTHORS);
 
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_octopus_tag_transform_ip);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_octopus_tag_start);
