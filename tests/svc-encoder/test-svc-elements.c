@@ -547,10 +547,13 @@ GST_END_TEST;
  * 3 SL x 3 TL stream over loopback comes out at the source's full size and
  * rate, each frame decoded up to its top layer. */
 static void
-assert_received_without_caps (const gchar *encoder, guint top_layer)
+assert_received_without_caps (const gchar *src_caps, const gchar *encoder,
+    guint top_layer)
 {
-  GstElement *rx = gst_parse_launch ("octopussrc name=in port=0 stats-interval=0 "
-      "! octopussvcdec name=dec ! appsink name=out sync=false", NULL);
+  gchar *rx_desc = g_strdup_printf ("octopussrc name=in port=0 "
+      "stats-interval=0 %s ! octopussvcdec name=dec ! appsink name=out "
+      "sync=false", src_caps);
+  GstElement *rx = gst_parse_launch (rx_desc, NULL);
   GstElement *src = gst_bin_get_by_name (GST_BIN (rx), "in");
   GstElement *out = gst_bin_get_by_name (GST_BIN (rx), "out");
   GstElement *tx;
@@ -560,6 +563,7 @@ assert_received_without_caps (const gchar *encoder, guint top_layer)
   guint32 last_id = 0;
   GstSample *sample;
 
+  g_free (rx_desc);
   fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_PLAYING),
       GST_STATE_CHANGE_ASYNC);
   g_object_get (src, "bound-port", &port, NULL);
@@ -607,10 +611,13 @@ assert_received_without_caps (const gchar *encoder, guint top_layer)
 
 GST_START_TEST (test_octopussvcdec_needs_no_caps_behind_octopussrc)
 {
-  assert_received_without_caps ("octopussvcenc codec=vp9 spatial-layers=3 "
+  assert_received_without_caps ("", "octopussvcenc codec=vp9 spatial-layers=3 "
       "temporal-layers=3 bitrate=600000 speed=8", 2);
-  assert_received_without_caps ("octopussvcenc codec=vp8 temporal-layers=3 "
-      "bitrate=600000 speed=8", 0);
+  assert_received_without_caps ("", "octopussvcenc codec=vp8 "
+      "temporal-layers=3 bitrate=600000 speed=8", 0);
+  /* the natural caps, without the layer count: not one frame per layer */
+  assert_received_without_caps ("caps=video/x-vp9", "octopussvcenc codec=vp9 "
+      "spatial-layers=3 bitrate=600000 speed=8", 2);
 }
 
 GST_END_TEST;
