@@ -5,12 +5,15 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+# `make install`: /usr puts the plugins where Debian's GStreamer looks
+# (its pluginsdir); any other prefix needs GST_PLUGIN_PATH, which it prints.
+PREFIX ?= /usr
 
 # Sanitizer runs: leaks and undefined behaviour fail the test.
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build build-asan rtpgccbwe test demo demo-case3 demo-trace webrtc-demo live-eval bench experiments scenarios fuzz clean
+.PHONY: all deps build build-asan rtpgccbwe install env test demo demo-case3 demo-trace webrtc-demo live-eval bench experiments scenarios fuzz clean
 
 all: build
 
@@ -30,6 +33,17 @@ build: deps $(BUILD)/build.ninja rtpgccbwe
 # demos and tests: cargo with the crate's own Cargo.lock; skipped once built.
 rtpgccbwe:
 	scripts/build-rtpgccbwe.sh $(BUILD)/rtpgccbwe
+
+# The three plugins, the meta library and its headers, the tools (as root
+# or through sudo for a system prefix).
+install: build
+	meson configure $(BUILD) -Dprefix=$(PREFIX)
+	meson install -C $(BUILD)
+	@scripts/gst-env.sh --installed $(BUILD)
+
+# The line that makes this build's plugins found: eval "$$(make -s env)"
+env:
+	@scripts/gst-env.sh $(BUILD)
 
 build-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)

@@ -96,6 +96,17 @@ def aoi_bars(records, case, out):
     plt.close(fig)
 
 
+def log_ms_axis(ax):
+    """A log latency axis labelled at 1, 2, 5 x 10^k ms only: labels on
+    every minor tick (600, 700, 800, 900 ...) ran into each other."""
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_locator(matplotlib.ticker.LogLocator(base=10, subs=np.arange(2, 10)))
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.tick_params(axis="x", which="major", labelsize=8)
+
+
 def latency_quality(records, case, out):
     schemes = sorted({r["scheme"] for r in records}, key=scheme_key)
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
@@ -123,10 +134,7 @@ def latency_quality(records, case, out):
             pts_e = vecs @ (np.sqrt(vals)[:, None] * circle)
             ax.plot(10 ** (lx.mean() + pts_e[0]), ys.mean() + pts_e[1], color=color,
                     linewidth=1)
-    ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
-    ax.xaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
-    ax.tick_params(axis="x", which="minor", labelsize=7)
+    log_ms_axis(ax)
     ax.invert_xaxis()
     ax.set_xlabel("p99 frame latency (ms, log scale; better to the right)")
     ax.set_ylabel("SQI-SSIM (decay 1 s)" if case != 3 else "quality (fraction of points)")
@@ -241,10 +249,7 @@ def scenario_plot(records, case, scenario, out):
             # OctoBBR at a legacy switch)
             ax.scatter([xs.mean()], [ys.mean()], s=110 - 12 * i, marker=marker,
                        color=colors[i % len(colors)], edgecolor="black", label=name)
-    ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
-    ax.xaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
-    ax.tick_params(axis="x", which="minor", labelsize=7)
+    log_ms_axis(ax)
     ax.invert_xaxis()
     ax.set_xlabel("p99 frame latency (ms, log scale; better to the right)")
     ax.set_ylabel("SQI-SSIM (decay 1 s)" if case != 3 else "quality (fraction of points)")
@@ -255,15 +260,39 @@ def scenario_plot(records, case, scenario, out):
     plt.close(fig)
 
 
-def runs_table(records):
+RUN_KEY = ("case", "scheme", "trace", "rtt_ms", "video")
+
+
+def run_dirs(out):
+    """Each record's run directory (runs/NAME, as experiments.py names it),
+    found through the run's own summary.json (one record, or a list for the
+    two-stream scenario)."""
+    dirs = {}
+    runs = os.path.join(out, "runs")
+    for name in sorted(os.listdir(runs)) if os.path.isdir(runs) else []:
+        try:
+            with open(os.path.join(runs, name, "summary.json")) as f:
+                got = json.load(f)
+        except (OSError, ValueError):
+            continue
+        for r in got if isinstance(got, list) else [got]:
+            dirs[tuple(r.get(k) for k in RUN_KEY)] = name
+    return dirs
+
+
+def runs_table(records, dirs):
     keys = ["case", "scheme", "trace", "rtt_ms", "video", "median_aoi_ms", "p99_aoi_ms",
             "p50_latency_ms", "p99_latency_ms", "sqi_ssim", "utilization"]
-    rows = ["<tr>" + "".join(f"<th>{k}</th>" for k in keys) + "<th>drops</th></tr>"]
+    rows = ["<tr>" + "".join(f"<th>{k}</th>" for k in keys) + "<th>drops</th><th>run</th></tr>"]
     for r in records:
         cells = "".join(f"<td>{fmt(r[k], 3) if isinstance(r[k], float) else html.escape(str(r[k]))}</td>"
                         for k in keys)
         drops = ", ".join(f"{k} {v}" for k, v in r["drops"].items() if v)
-        rows.append(f"<tr>{cells}<td>{html.escape(drops)}</td></tr>")
+        name = dirs.get(tuple(r.get(k) for k in RUN_KEY))
+        run = "" if name is None else (
+            f'<a href="runs/{html.escape(name)}/">folder</a> '
+            f'<a href="runs/{html.escape(name)}/frames.csv">frames.csv</a>')
+        rows.append(f"<tr>{cells}<td>{html.escape(drops)}</td><td>{run}</td></tr>")
     return "<table>" + "\n".join(rows) + "</table>"
 
 
@@ -317,7 +346,9 @@ def main():
             scenario_plot(crecs, case, scenario, os.path.join(out, name))
             parts.append(f'<p><img src="{name}"></p>')
     parts.append("<h2>Every run</h2>")
-    parts.append(runs_table(everything))
+    parts.append("<p>Each run's folder holds its per-frame CSVs (frames.csv, sent.csv, "
+                 "received.csv), inputs.json (traces with their SHA-256) and details.json.</p>")
+    parts.append(runs_table(everything, run_dirs(out)))
     with open(os.path.join(out, "index.html"), "w") as f:
         f.write("\n".join(parts) + "\n")
     for line in goal_lines(records):

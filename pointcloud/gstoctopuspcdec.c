@@ -316,7 +316,7 @@ gst_octopus_pc_dec_class_init (GstOctopusPcDecClass *klass)
       "Octopus point-cloud decoder", "Codec/Decoder/PointCloud",
       "Decodes and merges whatever density layers of each frame arrived; "
       "the per-cell density rides in a GstOctopusPcDensity custom meta",
-      "gst-octopus");
+      GST_OCTOPUS_AUTHORS);
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_octopus_pc_dec_change_state);
 

@@ -534,7 +534,7 @@ gst_octopus_pc_enc_class_init (GstOctopusPcEncClass *klass)
       "Octopus point-cloud encoder", "Codec/Encoder/PointCloud",
       "Splits frames into cells x density layers, Draco-codes each layer on "
       "one shared grid and pushes the layers in send order with volumetric "
-      "tags", "gst-octopus");
+      "tags", GST_OCTOPUS_AUTHORS);
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_octopus_pc_enc_change_state);
 

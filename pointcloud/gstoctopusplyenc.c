@@ -107,7 +107,7 @@ gst_octopus_ply_enc_class_init (GstOctopusPlyEncClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Octopus PLY writer", "Codec/Encoder/PointCloud",
-      "Point-cloud frames as binary little-endian PLY files", "gst-octopus");
+      "Point-cloud frames as binary little-endian PLY files", GST_OCTOPUS_AUTHORS);
   GST_DEBUG_CATEGORY_INIT (gst_octopus_ply_enc_debug, "octopusplyenc", 0,
       "Octopus PLY writer");
 }

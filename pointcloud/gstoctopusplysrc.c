@@ -342,7 +342,7 @@ gst_octopus_ply_src_class_init (GstOctopusPlySrcClass *klass)
       "Octopus PLY point-cloud source", "Source/PointCloud",
       "Reads PLY point clouds (ASCII or binary, single files, numbered "
       "sequences, or one cloud animated) as point-cloud frames",
-      "gst-octopus");
+      GST_OCTOPUS_AUTHORS);
 
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_octopus_ply_src_start);
   bsrc_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_ply_src_stop);

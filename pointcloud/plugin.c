@@ -21,5 +21,5 @@ plugin_init (GstPlugin *plugin)
 #define PACKAGE "gst-octopus"
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, octopuspc,
     "Octopus point clouds: PLY I/O, Draco-coded cells x density layers",
-    plugin_init, "0.1.0", "LGPL", "gst-octopus",
-    "Unknown package origin")
+    plugin_init, PACKAGE_VERSION, "LGPL", GST_PACKAGE_NAME,
+    GST_PACKAGE_ORIGIN)

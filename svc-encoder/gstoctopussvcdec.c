@@ -6,11 +6,22 @@
  * svc-decodability.h: arrived, lower layers of the frame and the layer's
  * reference intact), never waits for a missing enhancement layer, and skips
  * undecodable frames until the next decodable one.  A frame goes out when
- * its top layer (spatial-layers from caps, or the MARKER flag) was handled,
- * or when a newer frame's first message arrives: full-size I420 (lower
- * layers upscaled) with a GstOctopusMeta whose spatial_layer is the highest
- * layer used (layers 0..spatial_layer were decoded).  Buffers without the
- * meta are taken as one whole frame each, in order. */
+ * its top layer was handled, or when a newer frame's first message
+ * arrives: full-size I420 (lower layers upscaled) with a GstOctopusMeta
+ * whose spatial_layer is the highest layer used (layers 0..spatial_layer
+ * were decoded).  Buffers without the meta are taken as one whole frame
+ * each, in order.
+ *
+ * No caps are needed (octopussrc's default ANY caps send none): the stream
+ * describes itself.  The codec is the one whose key frame the first
+ * decodable buffer is; the output size is the display size a VP9 layer's
+ * header carries (libvpx's SVC encoder writes the full size into every
+ * spatial layer), so the top layer is the one decoded at that size; the
+ * temporal layer count is learnt from the meta's temporal_layer
+ * (svc-decodability.h); the frame rate from the meta's frame_id and
+ * capture_time of the first two frames (the first frame waits for the
+ * second).  Caps fields (spatial-layers, temporal-layers, width, height,
+ * framerate) and the temporal-layers property take precedence. */
 #include "gstoctopussvcdec.h"
 
 #include <gst/video/video.h>
@@ -44,9 +55,15 @@ struct _GstOctopusSvcDec {
 
   /* streaming (stream lock) */
   SvcCodec codec;
-  guint spatial_layers, temporal_layers_in_use;
+  guint spatial_layers;         /* 0: not in the caps */
+  guint temporal_layers_in_use; /* 0: learnt from the stream */
   gint out_width, out_height;   /* 0: from the first picture */
-  gint fps_n, fps_d;
+  guint display_width, display_height;  /* VP9 header's, 0 until known */
+  gint fps_n, fps_d;            /* 0/1 until known */
+  /* the first frame with a capture time, to learn the rate from */
+  gboolean rate_ref_valid;
+  guint32 rate_ref_id;
+  GstClockTime rate_ref_time;
   gboolean caps_sent;
   GList *held_events;           /* sticky events waiting for our caps */
   SvcVpxDecoder *decoder;
@@ -77,41 +94,40 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 static void
 reset_stream (GstOctopusSvcDec *self)
 {
-  svc_decodability_init (&self->decodability,
-      MAX (self->temporal_layers_in_use, 1u));
+  svc_decodability_init (&self->decodability, self->temporal_layers_in_use);
   self->pending = FALSE;
   self->picture = NULL;
 }
 
-static gboolean
-set_sink_caps (GstOctopusSvcDec *self, GstCaps *caps)
+/* What caps or the stream will tell: nothing known yet. */
+static void
+reset_description (GstOctopusSvcDec *self)
 {
-  GstStructure *s = gst_caps_get_structure (caps, 0);
-  gint spatial = 1, temporal = 0;
+  self->spatial_layers = 0;
+  self->temporal_layers_in_use = 0;
+  self->out_width = self->out_height = 0;
+  self->display_width = self->display_height = 0;
+  self->fps_n = 0;
+  self->fps_d = 1;
+  self->rate_ref_valid = FALSE;
+  self->caps_sent = FALSE;
+}
+
+static gboolean
+start_decoder (GstOctopusSvcDec *self, SvcCodec codec, gint caps_temporal)
+{
   guint threads, temporal_prop;
   GError *error = NULL;
 
-  self->codec = gst_structure_has_name (s, "video/x-vp9") ? SVC_CODEC_VP9 :
-      SVC_CODEC_VP8;
-  gst_structure_get_int (s, "spatial-layers", &spatial);
-  gst_structure_get_int (s, "temporal-layers", &temporal);
-  self->spatial_layers = (guint) CLAMP (spatial, 1, 8);
-  self->out_width = self->out_height = 0;
-  gst_structure_get_int (s, "width", &self->out_width);
-  gst_structure_get_int (s, "height", &self->out_height);
-  self->fps_n = 0;
-  self->fps_d = 1;
-  gst_structure_get_fraction (s, "framerate", &self->fps_n, &self->fps_d);
-  self->caps_sent = FALSE;
-
+  self->codec = codec;
   GST_OBJECT_LOCK (self);
   temporal_prop = self->temporal_layers;
   threads = self->threads;
   GST_OBJECT_UNLOCK (self);
   self->temporal_layers_in_use = temporal_prop > 0 ? temporal_prop :
-      (guint) CLAMP (temporal, 1, 3);
-  GST_DEBUG_OBJECT (self, "%s, %u spatial, %u temporal layers",
-      self->codec == SVC_CODEC_VP9 ? "VP9" : "VP8", self->spatial_layers,
+      (guint) CLAMP (caps_temporal, 0, SVC_MAX_TEMPORAL_LAYERS);
+  GST_DEBUG_OBJECT (self, "%s, %u spatial, %u temporal layers (0: learnt)",
+      codec == SVC_CODEC_VP9 ? "VP9" : "VP8", self->spatial_layers,
       self->temporal_layers_in_use);
 
   svc_vpx_decoder_free (self->decoder);
@@ -124,6 +140,60 @@ set_sink_caps (GstOctopusSvcDec *self, GstCaps *caps)
   }
   reset_stream (self);
   return TRUE;
+}
+
+static gboolean
+set_sink_caps (GstOctopusSvcDec *self, GstCaps *caps)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  gint spatial = 0, temporal = 0;
+
+  reset_description (self);
+  gst_structure_get_int (s, "spatial-layers", &spatial);
+  gst_structure_get_int (s, "temporal-layers", &temporal);
+  self->spatial_layers = (guint) CLAMP (spatial, 0, 8);
+  gst_structure_get_int (s, "width", &self->out_width);
+  gst_structure_get_int (s, "height", &self->out_height);
+  if (!gst_structure_get_fraction (s, "framerate", &self->fps_n,
+          &self->fps_d) || self->fps_n <= 0) {
+    self->fps_n = 0;
+    self->fps_d = 1;
+  }
+  return start_decoder (self, gst_structure_has_name (s, "video/x-vp9") ?
+      SVC_CODEC_VP9 : SVC_CODEC_VP8, temporal);
+}
+
+/* Frames per second from two frames' ids (consecutive per encoded frame)
+ * and capture times; a rate within 1 % of a whole number is that number
+ * (capture times carry the source's nanosecond rounding and jitter). */
+static void
+learn_framerate (GstOctopusSvcDec *self, const GstOctopusMeta *desc)
+{
+  gdouble rate, whole;
+
+  if (self->fps_n > 0 || self->caps_sent
+      || !GST_CLOCK_TIME_IS_VALID (desc->capture_time))
+    return;
+  if (!self->rate_ref_valid) {
+    self->rate_ref_valid = TRUE;
+    self->rate_ref_id = desc->frame_id;
+    self->rate_ref_time = desc->capture_time;
+    return;
+  }
+  if ((gint32) (desc->frame_id - self->rate_ref_id) <= 0
+      || desc->capture_time <= self->rate_ref_time)
+    return;
+  rate = (gdouble) (desc->frame_id - self->rate_ref_id) * GST_SECOND
+      / (gdouble) (desc->capture_time - self->rate_ref_time);
+  whole = (gdouble) (gint64) (rate + 0.5);
+  if (whole >= 1 && ABS (rate - whole) <= 0.01 * rate) {
+    self->fps_n = (gint) whole;
+    self->fps_d = 1;
+  } else {
+    gst_util_double_to_fraction (rate, &self->fps_n, &self->fps_d);
+  }
+  GST_DEBUG_OBJECT (self, "frame rate %d/%d from capture times",
+      self->fps_n, self->fps_d);
 }
 
 static gboolean
@@ -194,10 +264,15 @@ push_pending (GstOctopusSvcDec *self)
     return GST_FLOW_ERROR;
   }
   if (self->out_width <= 0 || self->out_height <= 0) {
-    guint up = 1u << (self->spatial_layers - 1 - MIN (self->desc.spatial_layer,
-            self->spatial_layers - 1));
-    self->out_width = (gint) (img->d_w * up);
-    self->out_height = (gint) (img->d_h * up);
+    if (self->display_width > 0) {
+      self->out_width = (gint) self->display_width;
+      self->out_height = (gint) self->display_height;
+    } else {
+      guint top = MAX (self->spatial_layers, 1u) - 1;
+      guint up = 1u << (top - MIN (self->desc.spatial_layer, top));
+      self->out_width = (gint) (img->d_w * up);
+      self->out_height = (gint) (img->d_h * up);
+    }
   }
   if (!ensure_src_caps (self))
     return GST_FLOW_NOT_NEGOTIATED;
@@ -236,6 +311,41 @@ describe_buffer (GstOctopusSvcDec *self, GstBuffer *buf, GstOctopusMeta *desc)
   desc->keyframe = !GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
 }
 
+/* Without caps: a key frame says the codec (libvpx's stream peek); until
+ * one arrives buffers are skipped, as they could not be decoded anyway. */
+static gboolean
+peek_keyframe_codec (GstBuffer *buf, SvcCodec *codec)
+{
+  GstMapInfo map;
+  gboolean key;
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ))
+    return FALSE;
+  key = svc_vpx_peek_keyframe (map.data, map.size, codec);
+  gst_buffer_unmap (buf, &map);
+  return key;
+}
+
+/* Whether @buf's layer is its frame's last: the MARKER flag, the caps'
+ * spatial-layers, or (VP9 without them) a picture at the display size the
+ * stream's header carries; VP8 and buffers without a meta are one frame
+ * each. */
+static gboolean
+is_top_layer (GstOctopusSvcDec *self, GstBuffer *buf,
+    const GstOctopusMeta *desc)
+{
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_MARKER))
+    return TRUE;
+  if (self->spatial_layers > 0)
+    return (guint) desc->spatial_layer + 1 >= self->spatial_layers;
+  if (self->codec == SVC_CODEC_VP8 || !gst_buffer_get_octopus_meta (buf))
+    return TRUE;
+  return self->pending && self->desc.frame_id == desc->frame_id
+      && self->display_width > 0
+      && self->picture->d_w >= self->display_width
+      && self->picture->d_h >= self->display_height;
+}
+
 static GstFlowReturn
 gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 {
@@ -247,10 +357,24 @@ gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 
   (void) pad;
   if (!self->decoder) {
-    gst_buffer_unref (buf);
-    return GST_FLOW_NOT_NEGOTIATED;
+    SvcCodec codec;
+
+    if (!peek_keyframe_codec (buf, &codec)) {
+      GST_LOG_OBJECT (self, "no caps and not a key frame: skipped");
+      GST_OBJECT_LOCK (self);
+      self->layers_undecodable++;
+      GST_OBJECT_UNLOCK (self);
+      gst_buffer_unref (buf);
+      return GST_FLOW_OK;
+    }
+    reset_description (self);
+    if (!start_decoder (self, codec, 0)) {
+      gst_buffer_unref (buf);
+      return GST_FLOW_ERROR;
+    }
   }
   describe_buffer (self, buf, &desc);
+  learn_framerate (self, &desc);
   if (self->pending && desc.frame_id != self->desc.frame_id)
     ret = push_pending (self);
   if (ret != GST_FLOW_OK) {
@@ -272,6 +396,8 @@ gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
       g_error_free (error);
       reset_stream (self);
     } else if (img) {
+      svc_vpx_decoder_display_size (self->decoder, &self->display_width,
+          &self->display_height);
       if (!self->pending) {
         self->pts = GST_BUFFER_PTS (buf);
         self->duration = GST_BUFFER_DURATION (buf);
@@ -291,9 +417,11 @@ gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
       self->layers_late++;
     GST_OBJECT_UNLOCK (self);
   }
-  top = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_MARKER)
-      || (guint) desc.spatial_layer + 1 >= self->spatial_layers;
+  top = is_top_layer (self, buf, &desc);
   gst_buffer_unref (buf);
+  /* the first frame waits for the second when that tells the rate */
+  if (top && !self->caps_sent && self->fps_n == 0 && self->rate_ref_valid)
+    top = FALSE;
   if (top && self->pending && self->desc.frame_id == desc.frame_id)
     ret = push_pending (self);
   return ret;
@@ -363,6 +491,7 @@ gst_octopus_svc_dec_change_state (GstElement *element,
     self->next_id = 0;
     g_list_free_full (self->held_events, (GDestroyNotify) gst_event_unref);
     self->held_events = NULL;
+    reset_description (self);
   }
   return ret;
 }
@@ -438,7 +567,8 @@ gst_octopus_svc_dec_class_init (GstOctopusSvcDecClass *klass)
       g_param_spec_uint ("temporal-layers", "Temporal layers",
           "Temporal layers of the stream (pattern 0 / 0,1 / 0,2,1,2), "
           "needed to know each frame's reference; 0 = the caps' "
-          "temporal-layers field, else 1", 0, 3, DEFAULT_TEMPORAL_LAYERS,
+          "temporal-layers field, else learnt from the stream", 0, 3,
+          DEFAULT_TEMPORAL_LAYERS,
           rw));
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_uint ("threads", "Threads", "Decoder threads", 1, 16,
@@ -455,7 +585,7 @@ gst_octopus_svc_dec_class_init (GstOctopusSvcDecClass *klass)
   gst_element_class_set_static_metadata (element_class,
       "Octopus SVC decoder", "Codec/Decoder/Video",
       "Decodes the highest decodable layer of each frame of octopussvcenc's "
-      "VP8/VP9 streams and outputs full-size frames", "gst-octopus");
+      "VP8/VP9 streams and outputs full-size frames", GST_OCTOPUS_AUTHORS);
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_octopus_svc_dec_change_state);
 
@@ -478,6 +608,5 @@ gst_octopus_svc_dec_init (GstOctopusSvcDec *self)
 
   self->temporal_layers = DEFAULT_TEMPORAL_LAYERS;
   self->threads = DEFAULT_THREADS;
-  self->spatial_layers = 1;
-  self->fps_d = 1;
+  reset_description (self);
 }

@@ -41,6 +41,7 @@ enum {
   PROP_LAYER_FRACTIONS,
   PROP_BITRATE,
   PROP_FOLLOW_BANDWIDTH,
+  PROP_MAX_BITRATE,
   PROP_MTU,
   PROP_GOP,
   PROP_SPEED,
@@ -54,6 +55,12 @@ enum {
 #define DEFAULT_LAYER_FRACTIONS NULL
 #define DEFAULT_BITRATE 2000000
 #define DEFAULT_FOLLOW_BANDWIDTH FALSE
+/* Above the shipped cellular traces' peak one-second rates (Verizon LTE
+ * 16.8 Mbit/s, 5G driving 24.6) only a loopback or LAN estimate goes, where
+ * it ran away to ~900 Mbit/s; libvpx real-time at these sizes gains
+ * nothing visible past a few Mbit/s.  The 5G-static trace (up to 250
+ * Mbit/s) needs max-bitrate raised or 0. */
+#define DEFAULT_MAX_BITRATE 20000000
 #define DEFAULT_MTU 1400
 #define DEFAULT_GOP 10
 #define DEFAULT_SPEED 7
@@ -70,6 +77,7 @@ struct _GstOctopusSvcEnc {
   gchar *scaling, *layer_fractions;
   guint bitrate;
   gboolean follow_bandwidth;
+  guint max_bitrate;
   guint mtu;
   guint gop;
   gint speed;
@@ -346,6 +354,8 @@ gst_octopus_svc_enc_src_event (GstVideoEncoder *venc, GstEvent *event)
       media = svc_config_media_rate_for_link (estimate,
           self->mtu - OCTO_DATA_PREFIX_LEN,
           OCTO_DATA_PREFIX_LEN + OCTO_LINK_OVERHEAD);
+      if (self->max_bitrate > 0)
+        media = MIN (media, self->max_bitrate);
       self->bitrate = (guint) CLAMP (media, 10000, G_MAXINT);
       media = self->bitrate;
     }
@@ -418,6 +428,9 @@ gst_octopus_svc_enc_set_property (GObject *object, guint prop_id,
       self->bitrate = g_value_get_uint (value);
       bitrate_changed = TRUE;
       break;
+    case PROP_MAX_BITRATE:
+      self->max_bitrate = g_value_get_uint (value);
+      break;
     case PROP_FOLLOW_BANDWIDTH:
       self->follow_bandwidth = g_value_get_boolean (value);
       break;
@@ -471,6 +484,9 @@ gst_octopus_svc_enc_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_BITRATE:
       g_value_set_uint (value, self->bitrate);
+      break;
+    case PROP_MAX_BITRATE:
+      g_value_set_uint (value, self->max_bitrate);
       break;
     case PROP_FOLLOW_BANDWIDTH:
       g_value_set_boolean (value, self->follow_bandwidth);
@@ -553,6 +569,11 @@ gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
           "Set the bitrate to the transport's estimate (the upstream "
           "GstOctopusBandwidth event from octopussink), per GoP",
           DEFAULT_FOLLOW_BANDWIDTH, rw | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
+      g_param_spec_uint ("max-bitrate", "Maximum bitrate",
+          "Cap in bits/s on the bitrate follow-bandwidth sets (a loopback "
+          "or LAN estimate grows without bound); 0 = no cap", 0, G_MAXINT,
+          DEFAULT_MAX_BITRATE, rw | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_MTU,
       g_param_spec_uint ("mtu", "MTU",
           "Transport MTU (as octopussink's): turns the link-rate bandwidth "
@@ -579,7 +600,7 @@ gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
       "Octopus SVC encoder", "Codec/Encoder/Video",
       "Real-time VP8 temporal / VP9 spatial x temporal SVC, one buffer per "
       "layer "
-      "message with GstOctopusMeta", "gst-octopus");
+      "message with GstOctopusMeta", GST_OCTOPUS_AUTHORS);
 
   venc_class->set_format = GST_DEBUG_FUNCPTR (gst_octopus_svc_enc_set_format);
   venc_class->handle_frame =
@@ -603,6 +624,7 @@ gst_octopus_svc_enc_init (GstOctopusSvcEnc *self)
   self->layer_fractions = g_strdup (DEFAULT_LAYER_FRACTIONS);
   self->bitrate = DEFAULT_BITRATE;
   self->follow_bandwidth = DEFAULT_FOLLOW_BANDWIDTH;
+  self->max_bitrate = DEFAULT_MAX_BITRATE;
   self->mtu = DEFAULT_MTU;
   self->gop = DEFAULT_GOP;
   self->speed = DEFAULT_SPEED;

@@ -185,7 +185,7 @@ gst_octopus_svc_log_class_init (GstOctopusSvcLogClass *klass)
   gst_element_class_set_static_metadata (element_class,
       "Octopus SVC layer dump", "Filter/Video",
       "Records every layer message the sender produced, for scoring the run",
-      "gst-octopus");
+      GST_OCTOPUS_AUTHORS);
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_octopus_svc_log_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_svc_log_stop);

@@ -73,3 +73,42 @@ svc_vpx_decoder_vp8_references (SvcVpxDecoder *dec, guint *used,
   *updated = (guint) updated_flags;
   return TRUE;
 }
+
+static gboolean
+peek_keyframe (vpx_codec_iface_t *iface, const guint8 *data, gsize size)
+{
+  vpx_codec_stream_info_t info = { .sz = sizeof (info) };
+
+  return vpx_codec_peek_stream_info (iface, data, (unsigned int) size,
+      &info) == VPX_CODEC_OK && info.is_kf && info.w > 0 && info.h > 0;
+}
+
+gboolean
+svc_vpx_peek_keyframe (const guint8 *data, gsize size, SvcCodec *codec)
+{
+  /* VP9 first: VP8's peek checks nothing but the start code of key frames,
+   * VP9's the frame marker and the sync code */
+  if (size == 0 || size > G_MAXUINT32)
+    return FALSE;
+  if (peek_keyframe (vpx_codec_vp9_dx (), data, size))
+    *codec = SVC_CODEC_VP9;
+  else if (peek_keyframe (vpx_codec_vp8_dx (), data, size))
+    *codec = SVC_CODEC_VP8;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+svc_vpx_decoder_display_size (SvcVpxDecoder *dec, guint *width,
+    guint *height)
+{
+  int size[2] = { 0, 0 };
+
+  if (vpx_codec_control (&dec->codec, VP9D_GET_DISPLAY_SIZE, size)
+      || size[0] <= 0 || size[1] <= 0)
+    return FALSE;
+  *width = (guint) size[0];
+  *height = (guint) size[1];
+  return TRUE;
+}

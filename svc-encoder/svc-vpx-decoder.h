@@ -22,6 +22,17 @@ void svc_vpx_decoder_free (SvcVpxDecoder *dec);
 const vpx_image_t *svc_vpx_decoder_decode (SvcVpxDecoder *dec,
     const guint8 *data, gsize size, GError **error);
 
+/* Whether @data is a key frame of VP9 or VP8 (libvpx's stream peek), and
+ * which: how octopussvcdec tells the codec when no caps say it. */
+gboolean svc_vpx_peek_keyframe (const guint8 *data, gsize size,
+    SvcCodec *codec);
+
+/* VP9: the display (render) size the last decoded frame's header carries.
+ * libvpx's SVC encoder writes the configured full size there in every
+ * spatial layer, so a base layer already tells the top layer's size. */
+gboolean svc_vpx_decoder_display_size (SvcVpxDecoder *dec, guint *width,
+    guint *height);
+
 /* VP8: the reference slots (SvcSlot bits) the last decoded frame read and
  * wrote, as its bitstream says. */
 gboolean svc_vpx_decoder_vp8_references (SvcVpxDecoder *dec, guint *used,

@@ -175,7 +175,7 @@ gst_octopus_frame_log_class_init (GstOctopusFrameLogClass *klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class, "Octopus frame log",
       "Sink", "Logs the arrival of every received message for scoring with "
-      "octo-metrics", "gst-octopus");
+      "octo-metrics", GST_OCTOPUS_AUTHORS);
 
   bsink_class->render = GST_DEBUG_FUNCPTR (gst_octopus_frame_log_render);
   bsink_class->start = GST_DEBUG_FUNCPTR (gst_octopus_frame_log_start);

@@ -733,7 +733,7 @@ gst_octopus_rtp_sender_class_init (GstOctopusRtpSenderClass *klass)
       "Octopus RTP sender", "Network/WebRTC",
       "Paces RTP with BBR from transport-wide congestion control feedback "
       "and drops whole messages in its send buffer by the Octopus rules "
-      "(webrtcbin aux sender)", "gst-octopus");
+      "(webrtcbin aux sender)", GST_OCTOPUS_AUTHORS);
 
   gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_CONGESTION_CONTROL, 0);
   GST_DEBUG_CATEGORY_INIT (gst_octopus_rtp_sender_debug, "octopusrtpsender",

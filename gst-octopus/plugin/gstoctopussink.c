@@ -60,6 +60,10 @@ enum {
 /* EOS waits for the send buffer to drain, but not forever (no receiver). */
 #define EOS_DRAIN_TIMEOUT (5 * GST_SECOND)
 
+/* No ACK this long after the first packet: warn that nobody answers (a
+ * receiver ACKs every packet, so even a long RTT is far below this). */
+#define NO_ACK_WARNING_DELAY (3 * GST_SECOND)
+
 struct _GstOctopusSink {
   GstBaseSink parent;
 
@@ -85,6 +89,10 @@ struct _GstOctopusSink {
   guint64 bandwidth;            /* estimate last notified */
   guint64 buffer_bytes;         /* buffer-size in force since start() */
   gboolean warned_too_large;
+  gchar *peer;                  /* "host:port", for warnings */
+  guint64 connection_refused;   /* ICMP port unreachable, as errno tells */
+  gboolean warned_refused, warned_no_ack;
+  OctoTime first_send;          /* OCTO_TIME_NONE before the first packet */
 
   GSocket *socket;
   gint wake_fd;
@@ -124,7 +132,8 @@ build_stats (GstOctopusSink *self)
       "acks-received", G_TYPE_UINT64, st.acks_received,
       "acks-invalid", G_TYPE_UINT64, st.acks_invalid,
       "padding-packets", G_TYPE_UINT64, st.padding_packets,
-      "padding-bytes", G_TYPE_UINT64, st.padding_bytes, NULL);
+      "padding-bytes", G_TYPE_UINT64, st.padding_bytes,
+      "connection-refused", G_TYPE_UINT64, self->connection_refused, NULL);
   return s;
 }
 
@@ -150,7 +159,9 @@ announce_bandwidth (GstOctopusSink *self, guint64 bw)
       gst_octopus_event_new_bandwidth (bw));
 }
 
-static void
+/* Returns whether the socket reported that nobody listens at the peer (a
+ * connected UDP socket hands the ICMP error to the next recv or send). */
+static gboolean
 receive_acks (GstOctopusSink *self, gint fd, OctoTime now)
 {
   guint8 buf[OCTO_ACK_MAX_LEN + 1];
@@ -158,6 +169,28 @@ receive_acks (GstOctopusSink *self, gint fd, OctoTime now)
 
   while ((n = recv (fd, buf, sizeof buf, MSG_DONTWAIT)) >= 0)
     octo_sender_on_control (self->sender, buf, n, now);
+  return errno == ECONNREFUSED;
+}
+
+/* Called with the lock held: which of the two warnings to post now (each
+ * at most once per run). */
+static void
+check_receiver (GstOctopusSink *self, gboolean refused, OctoTime now,
+    gboolean *warn_refused, gboolean *warn_no_ack)
+{
+  OctoSenderStats st;
+
+  if (refused) {
+    self->connection_refused++;
+    *warn_refused = !self->warned_refused;
+    self->warned_refused = TRUE;
+  }
+  if (self->warned_no_ack || self->first_send == OCTO_TIME_NONE
+      || now < self->first_send + NO_ACK_WARNING_DELAY)
+    return;
+  octo_sender_get_stats (self->sender, &st);
+  *warn_no_ack = st.acks_received == 0;
+  self->warned_no_ack = TRUE;   /* settled either way */
 }
 
 static gpointer
@@ -177,19 +210,25 @@ send_loop (gpointer user_data)
   while (self->running) {
     OctoTime now = now_ns (), wake = OCTO_TIME_NONE;
     gsize len;
-    gboolean announce;
+    gboolean announce, refused, warn_refused = FALSE, warn_no_ack = FALSE;
 
-    receive_acks (self, fd, now);
+    refused = receive_acks (self, fd, now);
     while ((len = octo_sender_poll (self->sender, now, pkt, &wake)) > 0) {
+      if (self->first_send == OCTO_TIME_NONE)
+        self->first_send = now;
       g_mutex_unlock (&self->lock);
       /* A full socket buffer or an ICMP error loses the packet, like a
        * network drop would; the transport never retransmits. */
-      if (send (fd, pkt, len, MSG_DONTWAIT) < 0 && errno != EAGAIN &&
-          errno != ECONNREFUSED)
-        GST_LOG_OBJECT (self, "send failed: %s", g_strerror (errno));
+      if (send (fd, pkt, len, MSG_DONTWAIT) < 0) {
+        if (errno == ECONNREFUSED)
+          refused = TRUE;
+        else if (errno != EAGAIN)
+          GST_LOG_OBJECT (self, "send failed: %s", g_strerror (errno));
+      }
       g_mutex_lock (&self->lock);
       now = now_ns ();
     }
+    check_receiver (self, refused, now, &warn_refused, &warn_no_ack);
     if (octo_sender_queued_packets (self->sender) == 0)
       g_cond_broadcast (&self->drained);
 
@@ -206,9 +245,24 @@ send_loop (gpointer user_data)
       announce_bandwidth (self, bw);
     if (stats)
       gst_octopus_stats_post (GST_ELEMENT (self), stats);
+    if (warn_refused)
+      GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
+          ("No receiver at %s: connection refused; is octopussrc running?",
+              self->peer),
+          ("the host answered with ICMP port unreachable; messages are "
+              "lost until a receiver listens (stats: connection-refused)"));
+    if (warn_no_ack)
+      GST_ELEMENT_WARNING (self, RESOURCE, READ,
+          ("No ACK from %s %" G_GUINT64_FORMAT " s after the first packet; "
+              "is octopussrc running there and the return path open?",
+              self->peer, (guint64) (NO_ACK_WARNING_DELAY / GST_SECOND)),
+          ("without ACKs the rate estimate cannot grow (stats: "
+              "acks-received)"));
 
     if (stats_interval > 0)
       wake = MIN (wake, next_stats);
+    if (!self->warned_no_ack)
+      wake = MIN (wake, now + GST_SECOND);
     struct pollfd fds[2] = {
       {.fd = fd,.events = POLLIN},
       {.fd = self->wake_fd,.events = POLLIN},
@@ -333,6 +387,11 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   self->bandwidth = 0;
   self->buffer_bytes = config.buffer_bytes;
   self->warned_too_large = FALSE;
+  g_free (self->peer);
+  self->peer = g_strdup_printf ("%s:%d", host, port);
+  self->connection_refused = 0;
+  self->warned_refused = self->warned_no_ack = FALSE;
+  self->first_send = OCTO_TIME_NONE;
   g_mutex_unlock (&self->lock);
   self->thread = g_thread_new ("octopussink", send_loop, self);
   g_free (host);
@@ -607,6 +666,7 @@ gst_octopus_sink_finalize (GObject *object)
 {
   GstOctopusSink *self = GST_OCTOPUS_SINK (object);
   g_free (self->host);
+  g_free (self->peer);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->drained);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -679,7 +739,7 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
   gst_element_class_set_static_metadata (element_class, "Octopus sink",
       "Sink/Network",
       "Sends each buffer as an Octopus message over UDP (BBR pacing, "
-      "send-buffer dropping rules)", "gst-octopus");
+      "send-buffer dropping rules)", GST_OCTOPUS_AUTHORS);
 
   bsink_class->start = GST_DEBUG_FUNCPTR (gst_octopus_sink_start);
   bsink_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_sink_stop);

@@ -43,6 +43,7 @@ enum {
   PROP_0,
   PROP_ADDRESS,
   PROP_PORT,
+  PROP_REUSE,
   PROP_BOUND_PORT,
   PROP_CAPS,
   PROP_BUFFER_SIZE,
@@ -59,6 +60,8 @@ enum {
 
 #define DEFAULT_ADDRESS "0.0.0.0"
 #define DEFAULT_PORT 5004
+/* A second receiver on a busy port would get nothing, silently. */
+#define DEFAULT_REUSE FALSE
 #define DEFAULT_BUFFER_SIZE (4 * 1024 * 1024)
 #define DEFAULT_MAX_PARTIAL_MESSAGES OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_MESSAGES
 #define DEFAULT_MAX_PARTIAL_BYTES OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES
@@ -103,6 +106,7 @@ struct _GstOctopusSrc {
   /* properties (object lock) */
   gchar *address;
   gint port;
+  gboolean reuse;
   gint bound_port;
   GstCaps *caps;
   gint buffer_size;
@@ -591,10 +595,12 @@ gst_octopus_src_start (GstBaseSrc *bsrc)
   GSocketAddress *local, *bound;
   gchar *address;
   gint port, rcvbuf;
+  gboolean reuse;
 
   GST_OBJECT_LOCK (self);
   address = g_strdup (self->address);
   port = self->port;
+  reuse = self->reuse;
   rcvbuf = self->buffer_size;
   GST_OBJECT_UNLOCK (self);
 
@@ -610,10 +616,12 @@ gst_octopus_src_start (GstBaseSrc *bsrc)
       G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
   local = g_inet_socket_address_new (addr, port);
   g_object_unref (addr);
-  if (!self->socket || !g_socket_bind (self->socket, local, TRUE, &err)) {
+  if (!self->socket || !g_socket_bind (self->socket, local, reuse, &err)) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
-        ("Could not bind UDP port %d on %s", port, address),
-        ("%s (is another receiver using the port?)", err->message));
+        ("Could not bind UDP port %d on %s: %s", port, address, err->message),
+        ("is another receiver (octopussrc, a stale run) using the port? "
+            "Stop it, pick another port (port=0 picks a free one) or set "
+            "reuse=true to share it"));
     g_clear_error (&err);
     g_object_unref (local);
     g_clear_object (&self->socket);
@@ -743,6 +751,9 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
     case PROP_PORT:
       self->port = g_value_get_int (value);
       break;
+    case PROP_REUSE:
+      self->reuse = g_value_get_boolean (value);
+      break;
     case PROP_CAPS:
       gst_caps_replace (&self->caps, (GstCaps *) gst_value_get_caps (value));
       break;
@@ -799,6 +810,9 @@ gst_octopus_src_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_PORT:
       g_value_set_int (value, self->port);
+      break;
+    case PROP_REUSE:
+      g_value_set_boolean (value, self->reuse);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -870,6 +884,11 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
       g_param_spec_int ("port", "Port",
           "UDP port to receive on (0 = pick a free one, see bound-port)", 0,
           65535, DEFAULT_PORT, rw));
+  g_object_class_install_property (gobject_class, PROP_REUSE,
+      g_param_spec_boolean ("reuse", "Reuse",
+          "Share the port with other sockets (SO_REUSEADDR); off, binding a "
+          "busy port is an error instead of a receiver that gets nothing",
+          DEFAULT_REUSE, rw));
   g_object_class_install_property (gobject_class, PROP_BOUND_PORT,
       g_param_spec_int ("bound-port", "Bound port",
           "The UDP port actually bound (after READY->PAUSED)", 0, 65535, 0,
@@ -929,7 +948,7 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
   gst_element_class_set_static_metadata (element_class, "Octopus source",
       "Source/Network",
       "Receives Octopus messages over UDP, one buffer per message",
-      "gst-octopus");
+      GST_OCTOPUS_AUTHORS);
 
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_octopus_src_start);
   bsrc_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_src_stop);
@@ -947,6 +966,7 @@ gst_octopus_src_init (GstOctopusSrc *self)
 {
   self->address = g_strdup (DEFAULT_ADDRESS);
   self->port = DEFAULT_PORT;
+  self->reuse = DEFAULT_REUSE;
   self->buffer_size = DEFAULT_BUFFER_SIZE;
   self->max_partial_messages = DEFAULT_MAX_PARTIAL_MESSAGES;
   self->max_partial_bytes = DEFAULT_MAX_PARTIAL_BYTES;

@@ -15,7 +15,9 @@
  * Bitrate thresholds come in as media rates (the meta's media field, the
  * bitrate-threshold property); this element is where they become the link
  * rates the header carries (per-packet IP, UDP and transport overhead at
- * @mtu).  The "tag" signal lets the application adjust every meta last. */
+ * @mtu).  The "tag" signal lets the application adjust every meta last,
+ * through a GstStructure view of it (language bindings cannot reach a
+ * GstMeta's fields; a structure they can read and write). */
 #include "gstoctopustag.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
@@ -197,6 +199,83 @@ capture_time (GstOctopusTag *self, GstBuffer *buf)
   return rt + gst_element_get_base_time (GST_ELEMENT (self));
 }
 
+#define PARAMS_NAME "octopus-params"
+
+/* The "tag" signal's view of @m: the dropping fields (writable) and the
+ * description (for the handler to decide by), named as the meta's fields. */
+static GstStructure *
+params_from_meta (const GstOctopusMeta *m)
+{
+  return gst_structure_new (PARAMS_NAME,
+      "stream_id", G_TYPE_UINT, (guint) m->stream_id,
+      "priority", G_TYPE_UINT, (guint) m->priority,
+      "drop", G_TYPE_BOOLEAN, m->drop,
+      "priority_threshold", G_TYPE_UINT, (guint) m->priority_threshold,
+      "link_bitrate_threshold_bps", G_TYPE_UINT64,
+      m->link_bitrate_threshold_bps,
+      "slack_ms", G_TYPE_UINT, (guint) m->slack_ms,
+      "frame_id", G_TYPE_UINT, m->frame_id,
+      "spatial_layer", G_TYPE_UINT, (guint) m->spatial_layer,
+      "temporal_layer", G_TYPE_UINT, (guint) m->temporal_layer,
+      "cell_id", G_TYPE_UINT, (guint) m->cell_id,
+      "density_layer", G_TYPE_UINT, (guint) m->density_layer,
+      "keyframe", G_TYPE_BOOLEAN, m->keyframe,
+      "capture_time", G_TYPE_UINT64, (guint64) m->capture_time, NULL);
+}
+
+/* A field the handler may have set with any integer type (Python ints come
+ * as gint or gint64), clamped to 0..@max; FALSE if absent or not a number. */
+static gboolean
+params_get_clamped (const GstStructure *params, const gchar *field,
+    guint64 max, guint64 *out)
+{
+  const GValue *v = gst_structure_get_value (params, field);
+  GValue i = G_VALUE_INIT;
+  gboolean ok = FALSE;
+
+  if (!v)
+    return FALSE;
+  if (G_VALUE_HOLDS_UINT64 (v)) {
+    *out = MIN (g_value_get_uint64 (v), max);
+    return TRUE;
+  }
+  g_value_init (&i, G_TYPE_INT64);
+  if (g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_INT64)
+      && g_value_transform (v, &i)) {
+    gint64 x = g_value_get_int64 (&i);
+    *out = x < 0 ? 0 : MIN ((guint64) x, max);
+    ok = TRUE;
+  }
+  g_value_unset (&i);
+  return ok;
+}
+
+/* Takes back the dropping fields of the "tag" signal's view; the
+ * description is the stream's and stays. */
+static void
+meta_from_params (GstOctopusMeta *m, const GstStructure *params)
+{
+  guint64 v;
+  gboolean b;
+
+  if (params_get_clamped (params, "stream_id", G_MAXUINT16, &v))
+    m->stream_id = (guint16) v;
+  if (params_get_clamped (params, "priority", GST_OCTOPUS_PRIORITY_MAX, &v))
+    m->priority = (guint8) v;
+  if (gst_structure_get_boolean (params, "drop", &b))
+    m->drop = b;
+  else if (params_get_clamped (params, "drop", 1, &v))
+    m->drop = v != 0;
+  if (params_get_clamped (params, "priority_threshold",
+          GST_OCTOPUS_PRIORITY_MAX, &v))
+    m->priority_threshold = (guint8) v;
+  if (params_get_clamped (params, "link_bitrate_threshold_bps", G_MAXUINT64,
+          &v))
+    m->link_bitrate_threshold_bps = v;
+  if (params_get_clamped (params, "slack_ms", GST_OCTOPUS_SLACK_MS_MAX, &v))
+    m->slack_ms = (guint16) v;
+}
+
 static GstFlowReturn
 gst_octopus_tag_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
 {
@@ -241,7 +320,14 @@ gst_octopus_tag_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
   }
   GST_OBJECT_UNLOCK (self);
 
-  g_signal_emit (self, gst_octopus_tag_signals[SIGNAL_TAG], 0, buf, m);
+  if (g_signal_has_handler_pending (self, gst_octopus_tag_signals[SIGNAL_TAG],
+          0, TRUE)) {
+    GstStructure *params = params_from_meta (m);
+
+    g_signal_emit (self, gst_octopus_tag_signals[SIGNAL_TAG], 0, buf, params);
+    meta_from_params (m, params);
+    gst_structure_free (params);
+  }
   GST_LOG_OBJECT (self, "frame %u: priority %u drop %d/%u bitrate %"
       G_GUINT64_FORMAT, m->frame_id, m->priority, m->drop,
       m->priority_threshold, m->link_bitrate_threshold_bps);
@@ -396,21 +482,27 @@ gst_octopus_tag_class_init (GstOctopusTagClass *klass)
    * GstOctopusTag::tag:
    * @tag: the element
    * @buffer: the buffer being tagged
-   * @meta: (type gpointer): its GstOctopusMeta, writable
+   * @params: its GstOctopusMeta as a writable GstStructure "octopus-params"
+   *   with fields named as the meta's: stream_id, priority, drop,
+   *   priority_threshold, link_bitrate_threshold_bps, slack_ms (written
+   *   back to the meta, clamped to the wire's ranges) and frame_id,
+   *   spatial_layer, temporal_layer, cell_id, density_layer, keyframe,
+   *   capture_time (read only)
    *
    * Emitted for every buffer after the policy was applied, so the
-   * application can set per-buffer values.
+   * application can set per-buffer values (from Python too:
+   * params.set_value ("priority", 3)).
    */
   gst_octopus_tag_signals[SIGNAL_TAG] = g_signal_new ("tag",
       G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
       G_TYPE_NONE, 2, GST_TYPE_BUFFER | G_SIGNAL_TYPE_STATIC_SCOPE,
-      G_TYPE_POINTER);
+      GST_TYPE_STRUCTURE | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "Octopus tagger",
       "Filter/Network", "Attaches Octopus dropping parameters to messages",
-      "gst-octopus");
+      GST_OCTOPUS_AUTHORS);
 
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_octopus_tag_transform_ip);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_octopus_tag_start);

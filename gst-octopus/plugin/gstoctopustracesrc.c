@@ -443,7 +443,7 @@ gst_octopus_trace_src_class_init (GstOctopusTraceSrcClass *klass)
   gst_element_class_set_static_metadata (element_class,
       "Octopus video trace source", "Source/Network",
       "Replays an encoded-video trace in real time, one buffer per message "
-      "with Octopus metas", "gst-octopus");
+      "with Octopus metas", GST_OCTOPUS_AUTHORS);
 
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_octopus_trace_src_start);
   bsrc_class->stop = GST_DEBUG_FUNCPTR (gst_octopus_trace_src_stop);

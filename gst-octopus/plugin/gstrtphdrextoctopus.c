@@ -231,7 +231,7 @@ gst_rtp_header_extension_octopus_class_init (
       "Octopus RTP header extension", GST_RTP_HDREXT_ELEMENT_CLASS,
       "Carries GstOctopusMeta's message dropping parameters (the 12-byte "
       "Octopus header) in RTP so that queues can drop whole messages",
-      "gst-octopus");
+      GST_OCTOPUS_AUTHORS);
   gst_rtp_header_extension_class_set_uri (ext_class, OCTO_RTPEXT_URI);
   GST_DEBUG_CATEGORY_INIT (gst_rtp_header_extension_octopus_debug,
       "rtphdrextoctopus", 0, "Octopus RTP header extension");

@@ -216,7 +216,7 @@ gst_rtp_vp9_svc_depay_class_init (GstRtpVp9SvcDepayClass *klass)
   gst_element_class_set_static_metadata (element_class,
       "RTP VP9 SVC depayloader", "Codec/Depayloader/Network/RTP",
       "Extracts VP9 layer frames from RTP packets (RFC 9628), one buffer per "
-      "spatial layer frame with its layer ids", "gst-octopus");
+      "spatial layer frame with its layer ids", GST_OCTOPUS_AUTHORS);
   depay_class->set_caps = gst_rtp_vp9_svc_depay_set_caps;
   depay_class->process_rtp_packet = gst_rtp_vp9_svc_depay_process;
   GST_DEBUG_CATEGORY_INIT (gst_rtp_vp9_svc_depay_debug, "rtpvp9svcdepay", 0,

@@ -237,7 +237,7 @@ gst_rtp_vp9_svc_pay_class_init (GstRtpVp9SvcPayClass *klass)
   gst_element_class_set_static_metadata (element_class,
       "RTP VP9 SVC payloader (flexible mode)", "Codec/Payloader/Network/RTP",
       "Payloads VP9 spatial/temporal layer frames in RTP packets, RFC 9628 "
-      "flexible mode, one RTP frame per spatial layer", "gst-octopus");
+      "flexible mode, one RTP frame per spatial layer", GST_OCTOPUS_AUTHORS);
   pay_class->set_caps = gst_rtp_vp9_svc_pay_set_caps;
   pay_class->handle_buffer = gst_rtp_vp9_svc_pay_handle_buffer;
   GST_DEBUG_CATEGORY_INIT (gst_rtp_vp9_svc_pay_debug, "rtpvp9svcpay", 0,

@@ -6,7 +6,8 @@ void
 svc_decodability_init (SvcDecodability *d, guint n_temporal_layers)
 {
   memset (d, 0, sizeof (*d));
-  d->n_temporal_layers = n_temporal_layers;
+  d->learn_temporal = n_temporal_layers == 0;
+  d->n_temporal_layers = MAX (n_temporal_layers, 1u);
 }
 
 guint
@@ -50,6 +51,15 @@ start_frame (SvcDecodability *d, guint32 frame_id, gboolean keyframe,
       &pattern);
   d->newest_consistent = !pattern.keyframe
       && pattern.temporal_layer == temporal_layer;
+  for (guint n = d->n_temporal_layers + 1;
+      d->learn_temporal && !d->newest_consistent
+      && n <= SVC_MAX_TEMPORAL_LAYERS; n++) {
+    svc_temporal_frame (n, frame_id - d->last_key_id, &pattern);
+    if (!pattern.keyframe && pattern.temporal_layer == temporal_layer) {
+      d->n_temporal_layers = n;
+      d->newest_consistent = TRUE;
+    }
+  }
 }
 
 gboolean

@@ -19,6 +19,7 @@ G_BEGIN_DECLS
 
 typedef struct {
   guint n_temporal_layers;
+  gboolean learn_temporal;      /* n_temporal_layers is learnt (init with 0) */
   gboolean have_key, have_frame;
   guint32 last_key_id;
   guint32 newest_id;            /* newest frame seen */
@@ -29,6 +30,12 @@ typedef struct {
   gboolean known[SVC_DECODABILITY_HISTORY];
 } SvcDecodability;
 
+/* @n_temporal_layers 0: learn the count from the stream — it starts at 1
+ * and grows to the smallest count whose pattern fits the temporal layer of
+ * a frame that does not fit the current one (the position after the key
+ * frame tells: 0,1 vs 0,2,1,2).  It never shrinks; a frame judged before
+ * the count was learnt (a lost frame hid the pattern) may be wrongly
+ * undecodable, never wrongly decodable past its key frame's references. */
 void svc_decodability_init (SvcDecodability *d, guint n_temporal_layers);
 
 /* Spatial layer @spatial_layer of frame @frame_id arrived whole; returns

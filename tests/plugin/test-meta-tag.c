@@ -387,13 +387,21 @@ GST_START_TEST (test_volumetric_policy_live_and_trace_tables)
 GST_END_TEST;
 
 static void
-raise_priority (GstElement *tag, GstBuffer *buf, gpointer meta, gpointer data)
+raise_priority (GstElement *tag, GstBuffer *buf, GstStructure *params,
+    gpointer data)
 {
-  GstOctopusMeta *m = meta;
+  guint frame_id;
   (void) tag;
   (void) data;
-  if (gst_buffer_get_size (buf) == 7)
-    m->priority = 6;
+  fail_unless (gst_structure_has_name (params, "octopus-params"));
+  fail_unless (gst_structure_get_uint (params, "frame_id", &frame_id));
+  if (gst_buffer_get_size (buf) == 7) {
+    /* as a binding sets it: a signed int; out-of-range values clamp */
+    gst_structure_set (params, "priority", G_TYPE_INT, 6,
+        "slack_ms", G_TYPE_INT64, (gint64) 1 << 40, NULL);
+    /* the description is read only */
+    gst_structure_set (params, "frame_id", G_TYPE_UINT, 999, NULL);
+  }
 }
 
 GST_START_TEST (test_none_policy_uses_properties_and_signal)
@@ -415,6 +423,8 @@ GST_START_TEST (test_none_policy_uses_properties_and_signal)
   gst_buffer_unref (out);
   m = push_pull (h, gst_buffer_new_allocate (NULL, 7, NULL), &out);
   fail_unless_equals_int (m->priority, 6);
+  fail_unless_equals_int (m->slack_ms, GST_OCTOPUS_SLACK_MS_MAX);
+  fail_unless (m->frame_id != 999);
   gst_buffer_unref (out);
   gst_object_unref (tag);
   gst_harness_teardown (h);

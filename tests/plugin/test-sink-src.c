@@ -1,5 +1,7 @@
 /* octopussink -> octopussrc over loopback UDP. */
+#include <string.h>
 #include <gst/check/gstcheck.h>
+#include <gio/gio.h>
 #include <gst/check/gstharness.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
@@ -289,6 +291,151 @@ GST_START_TEST (test_fixed_rate_without_max_rate_is_an_error)
 
 GST_END_TEST;
 
+/* A second receiver on a port another one holds fails to start, saying
+ * why, instead of running and getting nothing; reuse=true shares it. */
+GST_START_TEST (test_busy_port_is_an_error_unless_reuse)
+{
+  GstElement *first = gst_element_factory_make ("octopussrc", NULL);
+  GstElement *second = gst_element_factory_make ("octopussrc", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
+  gint port;
+
+  g_object_set (first, "port", 0, "reuse", TRUE, NULL);
+  fail_unless (gst_element_set_state (first, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  g_object_get (first, "bound-port", &port, NULL);
+  fail_unless (port > 0);
+
+  gst_element_set_bus (second, bus);
+  g_object_set (second, "port", port, NULL);
+  fail_unless_equals_int (gst_element_set_state (second, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "Could not bind UDP port") != NULL,
+      "message: %s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (second, GST_STATE_NULL);
+
+  g_object_set (second, "reuse", TRUE, NULL);
+  fail_unless (gst_element_set_state (second, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (second, GST_STATE_NULL);
+  gst_element_set_state (first, GST_STATE_NULL);
+  gst_element_set_bus (second, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (first);
+  gst_object_unref (second);
+}
+
+GST_END_TEST;
+
+/* Runs octopussink to @port in a pipeline for @seconds; returns the first
+ * warning's message text (or NULL) and the final stats. */
+static gchar *
+first_warning (gint port, guint seconds, GstStructure **stats)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=30/1 ! octopussink "
+      "name=snk host=127.0.0.1 port=%d stats-interval=0", port);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "snk");
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg;
+  gchar *text = NULL;
+
+  g_free (desc);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, seconds * GST_SECOND,
+      GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+    GError *err;
+    gst_message_parse_warning (msg, &err, NULL);
+    text = g_strdup (err->message);
+    g_error_free (err);
+  }
+  if (msg)
+    gst_message_unref (msg);
+  g_object_get (sink, "stats", stats, NULL);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  return text;
+}
+
+/* A port nobody listens on answers with ICMP port unreachable: one warning
+ * naming the peer, and the refusals counted. */
+GST_START_TEST (test_closed_port_is_a_warning)
+{
+  GSocket *probe = g_socket_new (G_SOCKET_FAMILY_IPV4,
+      G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, NULL);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *addr = g_inet_socket_address_new (lo, 0), *bound;
+  GstStructure *stats;
+  guint64 refused = 0;
+  gchar *text, *expected;
+  gint port;
+
+  /* a port that was free a moment ago */
+  fail_unless (g_socket_bind (probe, addr, FALSE, NULL));
+  bound = g_socket_get_local_address (probe, NULL);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_object_unref (probe);
+
+  text = first_warning (port, 5, &stats);
+  expected = g_strdup_printf ("No receiver at 127.0.0.1:%d: connection "
+      "refused; is octopussrc running?", port);
+  fail_unless_equals_string (text, expected);
+  fail_unless (gst_structure_get_uint64 (stats, "connection-refused",
+          &refused));
+  fail_unless (refused > 0);
+  gst_structure_free (stats);
+  g_free (text);
+  g_free (expected);
+  g_object_unref (bound);
+  g_object_unref (addr);
+  g_object_unref (lo);
+}
+
+GST_END_TEST;
+
+/* Something listens but never answers (a stale plain UDP socket): a
+ * warning 3 s after the first packet. */
+GST_START_TEST (test_no_ack_is_a_warning)
+{
+  GSocket *mute = g_socket_new (G_SOCKET_FAMILY_IPV4,
+      G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, NULL);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *addr = g_inet_socket_address_new (lo, 0), *bound;
+  GstStructure *stats;
+  guint64 acks = 1;
+  gchar *text;
+  gint port;
+
+  fail_unless (g_socket_bind (mute, addr, FALSE, NULL));
+  bound = g_socket_get_local_address (mute, NULL);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+
+  text = first_warning (port, 8, &stats);
+  fail_unless (text != NULL);
+  fail_unless (g_str_has_prefix (text, "No ACK from 127.0.0.1:"), "%s", text);
+  fail_unless (gst_structure_get_uint64 (stats, "acks-received", &acks));
+  fail_unless_equals_uint64 (acks, 0);
+  gst_structure_free (stats);
+  g_free (text);
+  g_object_unref (bound);
+  g_object_unref (addr);
+  g_object_unref (lo);
+  g_object_unref (mute);
+}
+
+GST_END_TEST;
+
 static Suite *
 octopus_sink_src_suite (void)
 {
@@ -302,6 +449,9 @@ octopus_sink_src_suite (void)
   tcase_add_test (tc,
       test_bitrate_properties_and_their_deprecated_aliases_agree);
   tcase_add_test (tc, test_fixed_rate_without_max_rate_is_an_error);
+  tcase_add_test (tc, test_busy_port_is_an_error_unless_reuse);
+  tcase_add_test (tc, test_closed_port_is_a_warning);
+  tcase_add_test (tc, test_no_ack_is_a_warning);
   return s;
 }
 

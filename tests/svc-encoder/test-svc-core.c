@@ -119,6 +119,44 @@ test_layer_id_contradicting_pattern_is_not_decodable (void)
   g_assert_false (svc_decodability_add_layer (&d, 6, FALSE, 2, 0));
 }
 
+/* octopussvcdec without temporal-layers in caps or property */
+static void
+test_temporal_layer_count_is_learnt (void)
+{
+  SvcDecodability d;
+
+  /* 3 layers (0,2,1,2): the TL2 frame at position 1 tells */
+  svc_decodability_init (&d, 0);
+  g_assert_true (svc_decodability_add_layer (&d, 0, TRUE, 0, 0));
+  g_assert_true (svc_decodability_add_layer (&d, 1, FALSE, 2, 0));
+  g_assert_cmpuint (d.n_temporal_layers, ==, 3);
+  g_assert_true (svc_decodability_add_layer (&d, 2, FALSE, 1, 0));
+  g_assert_true (svc_decodability_add_layer (&d, 3, FALSE, 2, 0));
+  g_assert_true (svc_decodability_add_layer (&d, 4, FALSE, 0, 0));
+  /* 3 layers with position 1 lost: the TL1 frame at position 2 tells */
+  svc_decodability_init (&d, 0);
+  g_assert_true (svc_decodability_add_layer (&d, 0, TRUE, 0, 0));
+  g_assert_true (svc_decodability_add_layer (&d, 2, FALSE, 1, 0));
+  g_assert_cmpuint (d.n_temporal_layers, ==, 3);
+  g_assert_true (svc_decodability_add_layer (&d, 4, FALSE, 0, 0));
+  /* 2 layers (0,1) and 1 layer */
+  svc_decodability_init (&d, 0);
+  g_assert_true (svc_decodability_add_layer (&d, 0, TRUE, 0, 0));
+  g_assert_true (svc_decodability_add_layer (&d, 1, FALSE, 1, 0));
+  g_assert_true (svc_decodability_add_layer (&d, 2, FALSE, 0, 0));
+  g_assert_true (svc_decodability_add_layer (&d, 3, FALSE, 1, 0));
+  g_assert_cmpuint (d.n_temporal_layers, ==, 2);
+  svc_decodability_init (&d, 0);
+  for (guint32 f = 0; f < 5; f++)
+    g_assert_true (svc_decodability_add_layer (&d, f, f == 0, 0, 0));
+  g_assert_cmpuint (d.n_temporal_layers, ==, 1);
+  /* a given count is never changed */
+  svc_decodability_init (&d, 1);
+  g_assert_true (svc_decodability_add_layer (&d, 0, TRUE, 0, 0));
+  g_assert_false (svc_decodability_add_layer (&d, 1, FALSE, 2, 0));
+  g_assert_cmpuint (d.n_temporal_layers, ==, 1);
+}
+
 static void
 test_spatial_layer_needs_lower_layers_and_own_reference (void)
 {
@@ -281,6 +319,8 @@ main (int argc, char **argv)
       test_vp8_lost_reference_skips_until_key);
   g_test_add_func ("/svc/decodability/contradicting-layer-id",
       test_layer_id_contradicting_pattern_is_not_decodable);
+  g_test_add_func ("/svc/decodability/learnt-temporal-layers",
+      test_temporal_layer_count_is_learnt);
   g_test_add_func ("/svc/decodability/spatial",
       test_spatial_layer_needs_lower_layers_and_own_reference);
   g_test_add_func ("/svc/decodability/lost-key-base",

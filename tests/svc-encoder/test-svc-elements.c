@@ -3,6 +3,7 @@
  * bitrate changes at GoP starts, and the decoder's choice of layers when
  * messages are lost. */
 #include <gst/check/gstcheck.h>
+#include <gst/app/gstappsink.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <math.h>
@@ -275,6 +276,42 @@ GST_START_TEST (test_followed_rate_keeps_top_threshold_within_estimate)
 
 GST_END_TEST;
 
+/* A loopback estimate of ~900 Mbit/s is followed only up to max-bitrate
+ * (default 20 Mbit/s); 0 lifts the cap. */
+GST_START_TEST (test_followed_rate_is_capped_by_max_bitrate)
+{
+  static const struct {
+    const gchar *option;
+    guint expected;
+  } cases[] = {
+    {"", 20000000},
+    {"max-bitrate=5000000", 5000000},
+    {"max-bitrate=0", 0},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *launch = g_strdup_printf ("octopussvcenc codec=vp9 "
+        "spatial-layers=3 follow-bandwidth=true %s", cases[i].option);
+    GstHarness *h = encoder_harness (launch);
+    GstElement *enc = gst_harness_find_element (h, "octopussvcenc");
+    guint bitrate;
+
+    fail_unless (gst_harness_push_upstream_event (h,
+            gst_octopus_event_new_bandwidth (932000000)));
+    g_object_get (enc, "bitrate", &bitrate, NULL);
+    if (cases[i].expected > 0) {
+      fail_unless_equals_int (bitrate, cases[i].expected);
+    } else {
+      fail_unless (bitrate > 800000000, "uncapped: %u", bitrate);
+    }
+    gst_object_unref (enc);
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 /* Tags by spatial layer alone, whatever the temporal layer (README). */
 static void
 check_quality_tags (guint temporal_layers)
@@ -505,6 +542,86 @@ GST_START_TEST (test_octopussvcdec_vp8_skips_frames_with_lost_references)
 
 GST_END_TEST;
 
+/* The first SVC receiver a user writes: octopussrc (default ANY caps, so
+ * no caps event) ! octopussvcdec, no caps written by hand.  A live VP9
+ * 3 SL x 3 TL stream over loopback comes out at the source's full size and
+ * rate, each frame decoded up to its top layer. */
+static void
+assert_received_without_caps (const gchar *src_caps, const gchar *encoder,
+    guint top_layer)
+{
+  gchar *rx_desc = g_strdup_printf ("octopussrc name=in port=0 "
+      "stats-interval=0 %s ! octopussvcdec name=dec ! appsink name=out "
+      "sync=false", src_caps);
+  GstElement *rx = gst_parse_launch (rx_desc, NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (rx), "in");
+  GstElement *out = gst_bin_get_by_name (GST_BIN (rx), "out");
+  GstElement *tx;
+  gchar *desc;
+  gint port = 0, v, fps_n = 0, fps_d = 0;
+  guint frames = 0, at_top = 0;
+  guint32 last_id = 0;
+  GstSample *sample;
+
+  g_free (rx_desc);
+  fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_ASYNC);
+  g_object_get (src, "bound-port", &port, NULL);
+  fail_unless (port > 0);
+  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=60 "
+      "pattern=ball ! " CAPS " ! %s ! octopussink host=127.0.0.1 port=%d "
+      "stats-interval=0", encoder, port);
+  tx = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (tx != NULL);
+  gst_element_set_state (tx, GST_STATE_PLAYING);
+
+  while (frames < 50 && (sample = gst_app_sink_try_pull_sample (
+              GST_APP_SINK (out), 5 * GST_SECOND))) {
+    GstBuffer *buf = gst_sample_get_buffer (sample);
+    GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
+    GstStructure *s = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+
+    fail_unless (gst_structure_get_int (s, "width", &v) && v == W);
+    fail_unless (gst_structure_get_int (s, "height", &v) && v == H);
+    fail_unless (gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d));
+    fail_unless_equals_int (fps_n, 30);
+    fail_unless_equals_int (fps_d, 1);
+    fail_unless_equals_int (gst_buffer_get_size (buf), W * H * 3 / 2);
+    fail_unless (m != NULL);
+    fail_unless (frames == 0 || m->frame_id > last_id);
+    last_id = m->frame_id;
+    at_top += m->spatial_layer == top_layer;
+    frames++;
+    gst_sample_unref (sample);
+  }
+  GST_INFO ("%u frames, %u at the top layer", frames, at_top);
+  /* loopback loses nothing but what the send buffer's rules shed */
+  fail_unless (frames >= 50, "only %u frames", frames);
+  fail_unless (at_top >= frames * 9 / 10, "%u of %u at the top", at_top,
+      frames);
+
+  gst_element_set_state (tx, GST_STATE_NULL);
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (out);
+  gst_object_unref (tx);
+  gst_object_unref (rx);
+}
+
+GST_START_TEST (test_octopussvcdec_needs_no_caps_behind_octopussrc)
+{
+  assert_received_without_caps ("", "octopussvcenc codec=vp9 spatial-layers=3 "
+      "temporal-layers=3 bitrate=600000 speed=8", 2);
+  assert_received_without_caps ("", "octopussvcenc codec=vp8 "
+      "temporal-layers=3 bitrate=600000 speed=8", 0);
+  /* the natural caps, without the layer count: not one frame per layer */
+  assert_received_without_caps ("caps=video/x-vp9", "octopussvcenc codec=vp9 "
+      "spatial-layers=3 bitrate=600000 speed=8", 2);
+}
+
+GST_END_TEST;
+
 static Suite *
 svc_suite (void)
 {
@@ -518,11 +635,13 @@ svc_suite (void)
   tcase_add_test (tc, test_bitrate_change_takes_effect_at_gop_start);
   tcase_add_test (tc, test_follow_bandwidth_sets_rate_at_next_gop);
   tcase_add_test (tc, test_followed_rate_keeps_top_threshold_within_estimate);
+  tcase_add_test (tc, test_followed_rate_is_capped_by_max_bitrate);
   tcase_add_test (tc, test_quality_tags_from_octopussvcenc_meta);
   tcase_add_test (tc, test_flush_restarts_with_key_picture);
   tcase_add_test (tc, test_octopussvcdec_shows_highest_decodable_layer);
   tcase_add_test (tc, test_octopussvcdec_vp9_spatial_and_temporal_losses);
   tcase_add_test (tc, test_octopussvcdec_vp8_skips_frames_with_lost_references);
+  tcase_add_test (tc, test_octopussvcdec_needs_no_caps_behind_octopussrc);
   return s;
 }
 
