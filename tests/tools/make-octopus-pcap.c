@@ -117,7 +117,7 @@ main (int argc, char **argv)
   g_assert (count == 2);
   for (guint32 i = 0; i < count; i++) {
     len = octo_fragment_write (&h, &info, msg, sizeof msg, 600, i, count, pkt);
-    octo_data_stamp (pkt, 1000 + i, 5555 + i);
+    octo_data_stamp (pkt, 0, 1000 + i, 5555 + i);
     write_frame (out, ++frame, SHIM_PORT, pkt, len);
   }
 
@@ -136,7 +136,7 @@ main (int argc, char **argv)
   h.link_bitrate_threshold_bps = 0;
   len = octo_fragment_write (&h, &info, chunked, sizeof chunked, 600, 0, 1,
       pkt);
-  octo_data_stamp (pkt, 1002, 5600);
+  octo_data_stamp (pkt, 0, 1002, 5600);
   g_assert (octo_chunks_parse (pkt, len, &chunks));
   len = octo_chunks_trim (pkt, len, &chunks, 1, &trimmed);
   g_assert (trimmed == 1);

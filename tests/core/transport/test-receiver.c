@@ -62,7 +62,7 @@ packetize (Wire *w, guint16 stream, guint32 id, gsize len)
   for (guint32 i = 0; i < count; i++) {
     guint8 pkt[MTU];
     gsize n = octo_fragment_write (&h, &info, msg, len, MTU, i, count, pkt);
-    octo_data_stamp (pkt, w->seq++, 0);
+    octo_data_stamp (pkt, 0, w->seq++, 0);
     g_ptr_array_add (w->packets, g_bytes_new (pkt, n));
   }
   g_free (msg);
@@ -278,7 +278,7 @@ test_memory_cap_holds_under_partial_flood (void)
     f[12] = offset >> 24; f[13] = offset >> 16; f[14] = offset >> 8;
     f[15] = offset;
     f[16] = idx >> 8; f[17] = idx; f[18] = count >> 8; f[19] = count;
-    octo_data_stamp (pkt, i, 0);
+    octo_data_stamp (pkt, 0, i, 0);
     octo_receiver_on_packet (r, pkt, n, i * OCTO_USECOND);
     const OctoReceiverStats *st = octo_receiver_get_stats (r);
     g_assert_cmpuint (st->partial_messages, <=, c.max_partial_messages);
@@ -319,7 +319,7 @@ test_padding_is_acknowledged_and_discarded (void)
   info.flags = OCTO_MSG_FLAG_PADDING;
   gsize n = octo_fragment_write (&h, &info, payload, sizeof (payload), MTU,
       0, 1, pkt);
-  octo_data_stamp (pkt, w.seq++, 0);
+  octo_data_stamp (pkt, 0, w.seq++, 0);
   g_ptr_array_add (w.packets, g_bytes_new (pkt, n));
   packetize (&w, 0, 2, 100);
   for (guint i = 0; i < w.packets->len; i++)
