@@ -19,7 +19,8 @@
  * restarted sender from the old one at once.
  *
  * flags, path_id and the reserved byte are reserved for later issues
- * (chunk flags, multipath): senders write 0, receivers ignore them.
+ * (chunk flags, multipath): senders write 0; receivers pass flags and
+ * path_id on and act on none of them yet.
  *
  * A control packet starts with a byte in 0x04..0x07, outside the Octopus
  * data range, so routers pass it as plain traffic.  An ACK (0x04):
