@@ -23,6 +23,7 @@ struct _SimGcc {
   OctoGcc *gcc;
   OctoTime one_way, rtt;
   Sent sent[SENT_HISTORY];
+  gboolean any_sent;
   guint32 next_seq_reported;    /* first seq the sender has not heard of */
   gboolean any_received;
   guint32 max_seq_received;
@@ -57,6 +58,11 @@ on_sent (const guint8 *data, gsize len, OctoTime now, gpointer user_data)
 
   if (octo_data_parse (data, len, &p, NULL) != OCTO_DATA_OK)
     return;
+  if (!g->any_sent) {
+    /* seqs count from the connection's random ISN */
+    g->next_seq_reported = p.seq;
+    g->any_sent = TRUE;
+  }
   probe = p.header.stream_id == PROBE_STREAM;
   g->sent[p.seq % SENT_HISTORY] = (Sent) { now, OCTO_TIME_NONE,
     len + OCTO_LINK_OVERHEAD, probe };

@@ -122,8 +122,12 @@ flow_init (SimWorld *w, guint i, const SimFlowConfig *config)
   if (config->transport == SIM_TRANSPORT_TCP) {
     f->tcp = octo_tcp_sender_new ();
     f->tcp_rx = octo_tcp_receiver_new ();
-  } else
-    f->sender = octo_sender_new (&config->sender, 0);
+  } else {
+    /* Ids from the seed, not the system: runs repeat. */
+    OctoSenderConfig sender = config->sender;
+    octo_sender_config_ids_from_seed (&sender, sender.seed);
+    f->sender = octo_sender_new (&sender, 0);
+  }
 }
 
 static void

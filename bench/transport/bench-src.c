@@ -133,7 +133,7 @@ send_packets (gint fd, gint port, guint32 *seq, guint64 n)
     info.frame_id = *seq;
     gsize len = octo_fragment_write (&h, &info, msg, size, OCTO_MTU_MAX, 0, 1,
         pkt);
-    octo_data_stamp (pkt, *seq, 0);
+    octo_data_stamp (pkt, 0, *seq, 0);
     (*seq)++;
     sendto (fd, pkt, len, 0, (struct sockaddr *) &to, sizeof to);
     sleep_until (&t, 1000000000 / rate);

@@ -20,6 +20,7 @@
 #include <gio/gio.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -131,6 +132,8 @@ build_stats (GstOctopusSink *self)
       "messages-rejected", G_TYPE_UINT64, st.messages_rejected,
       "acks-received", G_TYPE_UINT64, st.acks_received,
       "acks-invalid", G_TYPE_UINT64, st.acks_invalid,
+      "acks-foreign", G_TYPE_UINT64, st.acks_foreign,
+      "acks-unsent", G_TYPE_UINT64, st.acks_unsent,
       "padding-packets", G_TYPE_UINT64, st.padding_packets,
       "padding-bytes", G_TYPE_UINT64, st.padding_bytes,
       "connection-refused", G_TYPE_UINT64, self->connection_refused, NULL);
@@ -317,6 +320,21 @@ resolve (GstOctopusSink *self, const gchar *host, gint port, GError **error)
   return sa;
 }
 
+/* Connection id and initial sequence number an off-path host cannot
+ * predict: the kernel's random source, GLib's generator if that fails. */
+static void
+draw_connection_ids (OctoSenderConfig *config)
+{
+  guint32 ids[2];
+
+  if (getrandom (ids, sizeof ids, GRND_NONBLOCK) != (ssize_t) sizeof ids) {
+    ids[0] = g_random_int ();
+    ids[1] = g_random_int ();
+  }
+  config->conn_id = ids[0];
+  config->isn = ids[1];
+}
+
 static gboolean
 gst_octopus_sink_start (GstBaseSink *bsink)
 {
@@ -341,6 +359,7 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   config.probe = self->probe;
   config.probe_ceiling = self->probe_ceiling;
   GST_OBJECT_UNLOCK (self);
+  draw_connection_ids (&config);
 
   if (config.cc == OCTO_SENDER_FIXED && config.max_rate == 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,

@@ -137,6 +137,7 @@ struct _GstOctopusSrc {
   gboolean warn_peers;          /* a refusal or eviction to warn about */
   gboolean warned_peers;
   guint64 acks_sent, packets_control, packets_invalid;
+  guint64 packets_bad_version;  /* of unknown senders; peers' count apart */
   guint64 peers_refused, peers_evicted, peers_expired;
   OctoTime latency[LATENCY_WINDOW];
   guint latency_count, latency_head;
@@ -215,6 +216,9 @@ add_counters (OctoReceiverStats *sum, const OctoReceiverStats *st)
   sum->messages_too_large += st->messages_too_large;
   sum->messages_refused += st->messages_refused;
   sum->messages_inconsistent += st->messages_inconsistent;
+  sum->messages_abandoned += st->messages_abandoned;
+  sum->connections_replaced += st->connections_replaced;
+  sum->packets_stale += st->packets_stale;
 }
 
 /* Keeps @peer's counters and drops it.  Called with self->lock held. */
@@ -299,6 +303,8 @@ build_stats (GstOctopusSrc *self)
       "packets-received", G_TYPE_UINT64, sum.packets_received,
       "bytes-received", G_TYPE_UINT64, sum.bytes_received,
       "packets-invalid", G_TYPE_UINT64, invalid,
+      "packets-bad-version", G_TYPE_UINT64, self->packets_bad_version +
+      sum.packets_invalid[OCTO_DATA_BAD_VERSION],
       "packets-control", G_TYPE_UINT64, self->packets_control,
       "packets-duplicate", G_TYPE_UINT64, sum.packets_duplicate,
       "packets-late", G_TYPE_UINT64, sum.packets_late,
@@ -311,6 +317,9 @@ build_stats (GstOctopusSrc *self)
       "messages-too-large", G_TYPE_UINT64, sum.messages_too_large,
       "messages-refused", G_TYPE_UINT64, sum.messages_refused,
       "messages-inconsistent", G_TYPE_UINT64, sum.messages_inconsistent,
+      "messages-abandoned", G_TYPE_UINT64, sum.messages_abandoned,
+      "connections-replaced", G_TYPE_UINT64, sum.connections_replaced,
+      "packets-stale-connection", G_TYPE_UINT64, sum.packets_stale,
       "partial-messages", G_TYPE_UINT, sum.partial_messages,
       "partial-bytes", G_TYPE_UINT64, self->budget.held,
       "acks-sent", G_TYPE_UINT64, self->acks_sent,
@@ -362,6 +371,8 @@ find_peer (GstOctopusSrc *self, const PeerAddr *from, const guint8 *data,
   res = octo_data_parse (data, len, &pkt, NULL);
   if (res != OCTO_DATA_OK) {
     self->packets_invalid++;
+    if (res == OCTO_DATA_BAD_VERSION)
+      self->packets_bad_version++;
     GST_LOG_OBJECT (self, "ignored a %" G_GSIZE_FORMAT "-byte datagram from "
         "an unknown sender: %s", len, octo_data_parse_result_to_string (res));
     return NULL;
@@ -652,6 +663,7 @@ gst_octopus_src_start (GstBaseSrc *bsrc)
   self->latency_count = self->latency_head = 0;
   self->latency_rejected = 0;
   self->acks_sent = self->packets_control = self->packets_invalid = 0;
+  self->packets_bad_version = 0;
   self->peers_refused = self->peers_evicted = self->peers_expired = 0;
   self->warn_peers = self->warned_peers = FALSE;
   self->next_stats = self->next_trim = 0;

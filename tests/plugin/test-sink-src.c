@@ -4,6 +4,11 @@
 #include <gio/gio.h>
 #include <gst/check/gstharness.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "gst/octopus/gstoctopusmeta.h"
 
 static GstHarness *
@@ -161,6 +166,89 @@ GST_START_TEST (test_round_trip_is_byte_exact_from_1_byte_to_1_megabyte)
 
   gst_harness_teardown (tx);
   gst_harness_teardown (rx);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A free UDP port on the loopback interface. */
+static gint
+free_udp_port (void)
+{
+  struct sockaddr_in addr = {.sin_family = AF_INET,
+    .sin_addr.s_addr = htonl (INADDR_LOOPBACK)
+  };
+  socklen_t len = sizeof addr;
+  gint fd = socket (AF_INET, SOCK_DGRAM, 0);
+
+  fail_unless (fd >= 0);
+  fail_unless (bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0);
+  fail_unless (getsockname (fd, (struct sockaddr *) &addr, &len) == 0);
+  close (fd);
+  return ntohs (addr.sin_port);
+}
+
+/* Pulls a buffer, waiting at most @timeout_us. */
+static GstBuffer *
+pull_within (GstHarness *h, gint64 timeout_us)
+{
+  gint64 end = g_get_monotonic_time () + timeout_us;
+  GstBuffer *buf;
+
+  while (!(buf = gst_harness_try_pull (h)) && g_get_monotonic_time () < end)
+    g_usleep (1000);
+  return buf;
+}
+
+/* Issue 16 item 3: a sender that stops without a word (as after kill -9)
+ * and starts again on the same bind-port is a new connection to
+ * octopussrc, whose first message is delivered at once, not taken for a
+ * late message of the old one. */
+GST_START_TEST (test_restarted_sender_on_the_same_port_is_heard_at_once)
+{
+  GRand *rand = g_rand_new_with_seed (5);
+  gint port, bind_port = free_udp_port ();
+  GstHarness *rx = start_receiver (&port);
+  gchar *options = g_strdup_printf ("bind-port=%d", bind_port);
+  GstHarness *tx = start_sender (options, port);
+  GstBuffer *out;
+
+  for (guint i = 0; i < 20; i++) {
+    fail_unless_equals_int (gst_harness_push (tx, message (500, i, rand)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (rx);
+    fail_unless (out != NULL);
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (tx);
+
+  tx = start_sender (options, port);
+  gint64 start = g_get_monotonic_time ();
+  fail_unless_equals_int (gst_harness_push (tx, message (500, 100, rand)),
+      GST_FLOW_OK);
+  out = pull_within (rx, G_USEC_PER_SEC);
+  fail_unless (out != NULL, "the restarted sender's first message was lost");
+  GST_INFO ("delivered after %" G_GINT64_FORMAT " us",
+      g_get_monotonic_time () - start);
+  GstOctopusMeta *m = gst_buffer_get_octopus_meta (out);
+  fail_unless_equals_int (m->frame_id, 100);
+  gst_buffer_unref (out);
+
+  GstElement *src = gst_harness_find_element (rx, "octopussrc");
+  GstStructure *stats;
+  guint64 replaced = 0;
+  guint peers = 0;
+  g_object_get (src, "stats", &stats, NULL);
+  gst_structure_get_uint64 (stats, "connections-replaced", &replaced);
+  gst_structure_get_uint (stats, "peers", &peers);
+  fail_unless_equals_uint64 (replaced, 1);
+  fail_unless_equals_int (peers, 1);
+  gst_structure_free (stats);
+  gst_object_unref (src);
+
+  gst_harness_teardown (tx);
+  gst_harness_teardown (rx);
+  g_free (options);
   g_rand_free (rand);
 }
 
@@ -452,6 +540,7 @@ octopus_sink_src_suite (void)
   tcase_add_test (tc, test_busy_port_is_an_error_unless_reuse);
   tcase_add_test (tc, test_closed_port_is_a_warning);
   tcase_add_test (tc, test_no_ack_is_a_warning);
+  tcase_add_test (tc, test_restarted_sender_on_the_same_port_is_heard_at_once);
   return s;
 }
 

@@ -115,7 +115,7 @@ send_fragment (gint fd, gint port, guint32 seq, guint32 id, gsize msg_len,
   info.capture_time = capture_time;
   gsize n = octo_fragment_write (&h, &info, zeros, msg_len, MTU, index,
       octo_fragment_count (msg_len, MTU), pkt);
-  octo_data_stamp (pkt, seq, 0);
+  octo_data_stamp (pkt, 0, seq, 0);
   send_to (fd, port, pkt, n);
 }
 

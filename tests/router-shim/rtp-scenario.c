@@ -38,7 +38,7 @@ scenario_transport_datagrams (void)
     for (guint32 f = 0; f < count; f++) {
       gsize len = octo_fragment_write (&h, &info, msg, sizeof msg, mtu, f,
           count, pkt);
-      octo_data_stamp (pkt, i * count + f, 0);
+      octo_data_stamp (pkt, 0, i * count + f, 0);
       g_ptr_array_add (out, g_bytes_new (pkt, len));
     }
   }

@@ -54,7 +54,7 @@ probe (guint16 port)
     h.msg_id = i;
     gsize len = octo_fragment_write (&h, &info, msg, sizeof msg, 400, 0, 1,
         pkt);
-    octo_data_stamp (pkt, i, 0);
+    octo_data_stamp (pkt, 0, i, 0);
     sent_at[i] = now_us ();
     if (sendto (fd, pkt, len, 0, (struct sockaddr *) &to, sizeof to) < 0)
       return 3;

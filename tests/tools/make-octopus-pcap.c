@@ -117,7 +117,7 @@ main (int argc, char **argv)
   g_assert (count == 2);
   for (guint32 i = 0; i < count; i++) {
     len = octo_fragment_write (&h, &info, msg, sizeof msg, 600, i, count, pkt);
-    octo_data_stamp (pkt, 1000 + i, 5555 + i);
+    octo_data_stamp (pkt, 0x5eed0001, 1000 + i, 5555 + i);
     write_frame (out, ++frame, SHIM_PORT, pkt, len);
   }
 
@@ -136,14 +136,14 @@ main (int argc, char **argv)
   h.link_bitrate_threshold_bps = 0;
   len = octo_fragment_write (&h, &info, chunked, sizeof chunked, 600, 0, 1,
       pkt);
-  octo_data_stamp (pkt, 1002, 5600);
+  octo_data_stamp (pkt, 0x5eed0001, 1002, 5600);
   g_assert (octo_chunks_parse (pkt, len, &chunks));
   len = octo_chunks_trim (pkt, len, &chunks, 1, &trimmed);
   g_assert (trimmed == 1);
   write_frame (out, ++frame, SHIM_PORT, pkt, len);
 
   /* 4: an ACK of 1000-1002 and 990-995 */
-  OctoAck ack = { .ack_delay_us = 250, .n_ranges = 2,
+  OctoAck ack = { .conn_id = 0x5eed0001, .ack_delay_us = 250, .n_ranges = 2,
     .ranges = { { 1000, 1002 }, { 990, 995 } } };
   len = octo_ack_write (&ack, pkt, sizeof pkt);
   g_assert (len == OCTO_ACK_HEADER_LEN + 16);
@@ -165,6 +165,12 @@ main (int argc, char **argv)
   static const guint8 stun[20] = { 0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xa4,
     0x42, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
   write_frame (out, ++frame, 3478, stun, sizeof stun);
+
+  /* 8: a transport version 1 packet (seq 0 where the version now is) */
+  h.msg_id = 44;
+  len = octo_fragment_write (&h, &info, msg, 100, 600, 0, 1, pkt);
+  pkt[OCTO_WIRE_HEADER_LEN] = 0;
+  write_frame (out, ++frame, SHIM_PORT, pkt, len);
 
   return fclose (out) == 0 ? 0 : 1;
 }

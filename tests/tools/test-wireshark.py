@@ -13,12 +13,14 @@ import tempfile
 FIELDS = [
     "frame.number", "octopus.stream_id", "octopus.msg_id", "octopus.first",
     "octopus.last", "octopus.drop", "octopus.priority", "octopus.threshold",
-    "octopus.slack_ms", "octopus.bitrate", "octopus.seq",
+    "octopus.slack_ms", "octopus.bitrate", "octopus.transport_version",
+    "octopus.conn_id", "octopus.seq",
     "octopus.send_time_us", "octopus.msg_len", "octopus.offset",
     "octopus.frag_index", "octopus.frag_count", "octopus.capture_time_ns",
     "octopus.frame_id", "octopus.spatial_layer", "octopus.keyframe",
     "octopus.chunks", "octopus.chunks_trimmed", "octopus.chunk_len",
-    "octopus_ack.n_ranges", "octopus_ack.delay_us", "octopus_ack.first",
+    "octopus_ack.n_ranges", "octopus_ack.conn_id", "octopus_ack.delay_us",
+    "octopus_ack.flags", "octopus_ack.first",
     "octopus_ack.last", "rtp.ext.rfc5285.id", "_ws.col.Protocol",
 ]
 
@@ -29,6 +31,7 @@ EXPECTED = {
         "octopus.first": "1", "octopus.last": "0", "octopus.drop": "1",
         "octopus.priority": "2", "octopus.threshold": "1",
         "octopus.slack_ms": "300", "octopus.bitrate": "2506752",
+        "octopus.transport_version": "2", "octopus.conn_id": "0x5eed0001",
         "octopus.seq": "1000", "octopus.send_time_us": "5555",
         "octopus.msg_len": "1000", "octopus.offset": "0",
         "octopus.frag_index": "0", "octopus.frag_count": "2",
@@ -36,12 +39,13 @@ EXPECTED = {
         "octopus.frame_id": "17", "octopus.spatial_layer": "1",
         "octopus.keyframe": "1", "_ws.col.Protocol": "Octopus"},
     2: {"octopus.msg_id": "42", "octopus.first": "0", "octopus.last": "1",
-        "octopus.seq": "1001", "octopus.offset": "548",
+        "octopus.seq": "1001", "octopus.offset": "540",
         "octopus.frag_index": "1", "octopus.capture_time_ns": ""},
     3: {"octopus.msg_id": "43", "octopus.priority": "5",
         "octopus.drop": "0", "octopus.bitrate": "0", "octopus.chunks": "3",
         "octopus.chunks_trimmed": "1", "octopus.chunk_len": "10,20,30"},
-    4: {"octopus_ack.n_ranges": "2", "octopus_ack.delay_us": "250",
+    4: {"octopus_ack.n_ranges": "2", "octopus_ack.conn_id": "0x5eed0001",
+        "octopus_ack.delay_us": "250", "octopus_ack.flags": "0x00",
         "octopus_ack.first": "1000,990", "octopus_ack.last": "1002,995",
         "octopus.msg_id": ""},
     5: {"rtp.ext.rfc5285.id": "3", "octopus.msg_id": "7",
@@ -53,6 +57,9 @@ EXPECTED = {
         "octopus.drop": "0", "octopus.priority": "3"},
     7: {"octopus.msg_id": "", "octopus_ack.n_ranges": "",
         "_ws.col.Protocol": "STUN"},
+    8: {"octopus.msg_id": "44", "octopus.transport_version": "0",
+        "octopus.seq": "", "octopus.conn_id": "",
+        "_ws.col.Protocol": "Octopus"},
 }
 
 

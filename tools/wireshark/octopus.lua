@@ -1,8 +1,9 @@
 -- Wireshark dissector for gst-octopus (docs/wire-format.md, docs/quco-chunks.md):
 --   * the 12-byte Octopus header,
---   * transport data packets (header, transport fields, message info of
---     fragment 0, payload) and ACKs, found on any UDP port by a heuristic
---     (Octopus header with a valid CRC-8, or a well-formed ACK),
+--   * transport data packets of transport version 2 (header, transport
+--     fields, message info of fragment 0, payload), ACKs and the reserved
+--     NACK type, found on any UDP port by a heuristic (Octopus header with
+--     a valid CRC-8, or a well-formed ACK); version 1 packets are marked,
 --   * the QUCO chunk trailer at the end of a data packet,
 --   * the RTP header extension rtphdrextoctopus (one- and two-byte forms),
 --     for the extension ids in the "octopus.rtp_ext_ids" preference.
@@ -12,9 +13,10 @@
 -- or copy this file into ~/.local/lib/wireshark/plugins/.
 
 local HEADER_LEN = 12
-local FIELDS_LEN = 20
+local TRANSPORT_VERSION = 2
+local FIELDS_LEN = 28
 local INFO_LEN = 20
-local ACK_HEADER_LEN = 8
+local ACK_HEADER_LEN = 16
 local ACK_MAX_RANGES = 32
 
 local octopus = Proto("octopus", "Octopus")
@@ -44,6 +46,15 @@ local f = {
   reserved = ProtoField.uint32("octopus.reserved", "Reserved", base.DEC, nil,
     0x00000001),
   -- transport fields
+  transport_version = ProtoField.uint8("octopus.transport_version",
+    "Transport version", base.DEC),
+  flags = ProtoField.uint8("octopus.flags", "Flags (reserved: chunk flags)",
+    base.HEX),
+  path_id = ProtoField.uint8("octopus.path_id", "Path id (reserved)",
+    base.DEC),
+  fields_reserved = ProtoField.uint8("octopus.fields_reserved", "Reserved",
+    base.HEX),
+  conn_id = ProtoField.uint32("octopus.conn_id", "Connection id", base.HEX),
   seq = ProtoField.uint32("octopus.seq", "Sequence number", base.DEC),
   send_time = ProtoField.uint32("octopus.send_time_us", "Send time (us)",
     base.DEC),
@@ -82,7 +93,14 @@ local fa = {
   marker = ProtoField.uint8("octopus_ack.marker", "Marker", base.HEX),
   version = ProtoField.uint8("octopus_ack.version", "Version", base.DEC),
   n_ranges = ProtoField.uint16("octopus_ack.n_ranges", "Ranges", base.DEC),
+  conn_id = ProtoField.uint32("octopus_ack.conn_id", "Connection id", base.HEX),
   delay = ProtoField.uint32("octopus_ack.delay_us", "ACK delay (us)", base.DEC),
+  path_id = ProtoField.uint8("octopus_ack.path_id", "Path id (reserved)",
+    base.DEC),
+  flags = ProtoField.uint8("octopus_ack.flags", "Flags (reserved)", base.HEX),
+  timestamps = ProtoField.bool("octopus_ack.timestamps",
+    "Receive timestamps follow (reserved)", 8, nil, 0x01),
+  reserved = ProtoField.uint16("octopus_ack.reserved", "Reserved", base.HEX),
   first = ProtoField.uint32("octopus_ack.first", "First seq", base.DEC),
   last = ProtoField.uint32("octopus_ack.last", "Last seq", base.DEC),
 }
@@ -94,7 +112,10 @@ local e_reserved = ProtoExpert.new("octopus.reserved.set", "Reserved bit set",
   expert.group.MALFORMED, expert.severity.ERROR)
 local e_short = ProtoExpert.new("octopus.short", "Truncated",
   expert.group.MALFORMED, expert.severity.ERROR)
-octopus.experts = { e_crc, e_reserved, e_short }
+local e_version = ProtoExpert.new("octopus.transport_version.bad",
+  "Not transport version 2 (version 1 or unknown): receivers reject it",
+  expert.group.MALFORMED, expert.severity.ERROR)
+octopus.experts = { e_crc, e_reserved, e_short, e_version }
 
 octopus.prefs.rtp_ext_ids = Pref.range("RTP extension ids", "",
   "RTP header extension ids (a=extmap) carrying the Octopus header", 255)
@@ -209,19 +230,31 @@ function octopus.dissector(tvb, pinfo, tree)
   pinfo.cols.protocol = "Octopus"
   local root = tree:add(octopus, tvb(), "Octopus data")
   add_header(tvb, root)
+  if tvb:len() > HEADER_LEN and
+      tvb(HEADER_LEN, 1):uint() ~= TRANSPORT_VERSION then
+    root:add(f.transport_version, tvb(HEADER_LEN, 1))
+    root:add_proto_expert_info(e_version)
+    pinfo.cols.info = "Octopus data, not transport version 2"
+    return tvb:len()
+  end
   if tvb:len() < HEADER_LEN + FIELDS_LEN then
     root:add_proto_expert_info(e_short)
     return tvb:len()
   end
   local at = HEADER_LEN
   local fields = root:add(octopus, tvb(at, FIELDS_LEN), "Transport fields")
-  fields:add(f.seq, tvb(at, 4))
-  fields:add(f.send_time, tvb(at + 4, 4))
-  fields:add(f.msg_len, tvb(at + 8, 4))
-  fields:add(f.offset, tvb(at + 12, 4))
-  fields:add(f.frag_index, tvb(at + 16, 2))
-  fields:add(f.frag_count, tvb(at + 18, 2))
-  local index = tvb(at + 16, 2):uint()
+  fields:add(f.transport_version, tvb(at, 1))
+  fields:add(f.flags, tvb(at + 1, 1))
+  fields:add(f.path_id, tvb(at + 2, 1))
+  fields:add(f.fields_reserved, tvb(at + 3, 1))
+  fields:add(f.conn_id, tvb(at + 4, 4))
+  fields:add(f.seq, tvb(at + 8, 4))
+  fields:add(f.send_time, tvb(at + 12, 4))
+  fields:add(f.msg_len, tvb(at + 16, 4))
+  fields:add(f.offset, tvb(at + 20, 4))
+  fields:add(f.frag_index, tvb(at + 24, 2))
+  fields:add(f.frag_count, tvb(at + 26, 2))
+  local index = tvb(at + 24, 2):uint()
   at = at + FIELDS_LEN
   if index == 0 then
     if tvb:len() < at + INFO_LEN then
@@ -248,14 +281,14 @@ function octopus.dissector(tvb, pinfo, tree)
     add_chunks(tvb, root, c)
   end
   pinfo.cols.info = string.format("Octopus stream %d msg %d frag %d/%d",
-    tvb(2, 2):uint(), tvb(4, 4):uint(), index, tvb(HEADER_LEN + 18, 2):uint())
+    tvb(2, 2):uint(), tvb(4, 4):uint(), index, tvb(HEADER_LEN + 26, 2):uint())
   return tvb:len()
 end
 
 local function is_ack(tvb)
   local len = tvb:len()
   if len < ACK_HEADER_LEN or tvb(0, 1):uint() ~= 0x04 or
-      tvb(1, 1):uint() ~= 1 then
+      tvb(1, 1):uint() ~= TRANSPORT_VERSION or tvb(14, 2):uint() ~= 0 then
     return false
   end
   local n = tvb(2, 2):uint()
@@ -271,7 +304,12 @@ function octopus_ack.dissector(tvb, pinfo, tree)
   t:add(fa.marker, tvb(0, 1))
   t:add(fa.version, tvb(1, 1))
   t:add(fa.n_ranges, tvb(2, 2))
-  t:add(fa.delay, tvb(4, 4))
+  t:add(fa.conn_id, tvb(4, 4))
+  t:add(fa.delay, tvb(8, 4))
+  t:add(fa.path_id, tvb(12, 1))
+  local flags = t:add(fa.flags, tvb(13, 1))
+  flags:add(fa.timestamps, tvb(13, 1))
+  t:add(fa.reserved, tvb(14, 2))
   local n = tvb(2, 2):uint()
   for i = 0, n - 1 do
     local at = ACK_HEADER_LEN + 8 * i
@@ -280,8 +318,8 @@ function octopus_ack.dissector(tvb, pinfo, tree)
     r:add(fa.first, tvb(at, 4))
     r:add(fa.last, tvb(at + 4, 4))
   end
-  pinfo.cols.info = string.format("Octopus ACK, %d ranges, newest %u", n,
-    tvb(ACK_HEADER_LEN + 4, 4):uint())
+  pinfo.cols.info = string.format("Octopus ACK, conn %08x, %d ranges, newest %u",
+    tvb(4, 4):uint(), n, tvb(ACK_HEADER_LEN + 4, 4):uint())
   return tvb:len()
 end
 

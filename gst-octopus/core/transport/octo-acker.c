@@ -100,6 +100,9 @@ octo_acker_build (OctoAcker *acker, OctoTime now, OctoAck *ack)
 {
   if (acker->n_ranges == 0)
     return FALSE;
+  ack->conn_id = 0;
+  ack->path_id = 0;
+  ack->flags = 0;
   ack->n_ranges = acker->n_ranges;
   memcpy (ack->ranges, acker->ranges, acker->n_ranges * sizeof (OctoAckRange));
   ack->ack_delay_us = now > acker->largest_arrival ?

@@ -48,7 +48,7 @@ const gchar *
 octo_data_parse_result_to_string (OctoDataParseResult result)
 {
   static const gchar *names[] = { "ok", "bad-header", "truncated",
-    "bad-fragment"
+    "bad-version", "bad-fragment"
   };
   return result < OCTO_DATA_N_RESULTS ? names[result] : "invalid";
 }
@@ -57,7 +57,7 @@ const gchar *
 octo_ack_parse_result_to_string (OctoAckParseResult result)
 {
   static const gchar *names[] = { "ok", "not-ack", "bad-version",
-    "truncated", "bad-ranges"
+    "truncated", "bad-ranges", "bad-reserved"
   };
   return result < OCTO_ACK_N_RESULTS ? names[result] : "invalid";
 }
@@ -115,12 +115,15 @@ octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
   }
 
   guint8 *f = out + OCTO_WIRE_HEADER_LEN;
-  put_u32 (f + 0, 0);
+  f[0] = OCTO_TRANSPORT_VERSION;
+  f[1] = f[2] = f[3] = 0;
   put_u32 (f + 4, 0);
-  put_u32 (f + 8, msg_len);
-  put_u32 (f + 12, offset);
-  put_u16 (f + 16, index);
-  put_u16 (f + 18, count);
+  put_u32 (f + 8, 0);
+  put_u32 (f + 12, 0);
+  put_u32 (f + 16, msg_len);
+  put_u32 (f + 20, offset);
+  put_u16 (f + 24, index);
+  put_u16 (f + 26, count);
 
   if (index == 0) {
     guint8 *i = out + OCTO_DATA_PREFIX_LEN;
@@ -141,10 +144,12 @@ octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
 }
 
 void
-octo_data_stamp (guint8 *packet, guint32 seq, guint32 send_time_us)
+octo_data_stamp (guint8 *packet, guint32 conn_id, guint32 seq,
+    guint32 send_time_us)
 {
-  put_u32 (packet + OCTO_WIRE_HEADER_LEN, seq);
-  put_u32 (packet + OCTO_WIRE_HEADER_LEN + 4, send_time_us);
+  put_u32 (packet + OCTO_WIRE_HEADER_LEN + 4, conn_id);
+  put_u32 (packet + OCTO_WIRE_HEADER_LEN + 8, seq);
+  put_u32 (packet + OCTO_WIRE_HEADER_LEN + 12, send_time_us);
 }
 
 gboolean
@@ -167,16 +172,23 @@ octo_data_parse (const guint8 *data, gsize len, OctoDataPacket *out,
     *header_result = hr;
   if (hr != OCTO_PARSE_OK)
     return OCTO_DATA_BAD_HEADER;
+  if (len < OCTO_WIRE_HEADER_LEN + 1)
+    return OCTO_DATA_TRUNCATED;
+  const guint8 *f = data + OCTO_WIRE_HEADER_LEN;
+  if (f[0] != OCTO_TRANSPORT_VERSION)
+    return OCTO_DATA_BAD_VERSION;
   if (len < OCTO_DATA_PREFIX_LEN)
     return OCTO_DATA_TRUNCATED;
 
-  const guint8 *f = data + OCTO_WIRE_HEADER_LEN;
-  out->seq = get_u32 (f + 0);
-  out->send_time_us = get_u32 (f + 4);
-  out->msg_len = get_u32 (f + 8);
-  out->offset = get_u32 (f + 12);
-  out->frag_index = get_u16 (f + 16);
-  out->frag_count = get_u16 (f + 18);
+  out->flags = f[1];
+  out->path_id = f[2];
+  out->conn_id = get_u32 (f + 4);
+  out->seq = get_u32 (f + 8);
+  out->send_time_us = get_u32 (f + 12);
+  out->msg_len = get_u32 (f + 16);
+  out->offset = get_u32 (f + 20);
+  out->frag_index = get_u16 (f + 24);
+  out->frag_count = get_u16 (f + 26);
 
   if (out->frag_index == 0) {
     if (len < OCTO_DATA_FIRST_PREFIX_LEN)
@@ -238,13 +250,18 @@ octo_ack_write (const OctoAck *ack, guint8 *out, gsize size)
 
   if (!ranges_valid (ack) || size < len)
     return 0;
-  out[0] = OCTO_WIRE_CONTROL_MARKER;
-  out[1] = OCTO_ACK_VERSION;
+  out[0] = OCTO_CONTROL_ACK;
+  out[1] = OCTO_TRANSPORT_VERSION;
   put_u16 (out + 2, ack->n_ranges);
-  put_u32 (out + 4, ack->ack_delay_us);
+  put_u32 (out + 4, ack->conn_id);
+  put_u32 (out + 8, ack->ack_delay_us);
+  out[12] = ack->path_id;
+  out[13] = ack->flags;
+  put_u16 (out + 14, 0);
   for (guint i = 0; i < ack->n_ranges; i++) {
-    put_u32 (out + 8 + 8 * i, ack->ranges[i].first);
-    put_u32 (out + 12 + 8 * i, ack->ranges[i].last);
+    guint8 *r = out + OCTO_ACK_HEADER_LEN + 8 * i;
+    put_u32 (r, ack->ranges[i].first);
+    put_u32 (r + 4, ack->ranges[i].last);
   }
   return len;
 }
@@ -252,21 +269,30 @@ octo_ack_write (const OctoAck *ack, guint8 *out, gsize size)
 OctoAckParseResult
 octo_ack_parse (const guint8 *data, gsize len, OctoAck *out)
 {
-  if (len < 1 || data[0] != OCTO_WIRE_CONTROL_MARKER)
+  if (len < 1 || data[0] != OCTO_CONTROL_ACK)
     return OCTO_ACK_NOT_ACK;
+  /* Version 1 ACKs were shorter: check the version first. */
+  if (len < 2)
+    return OCTO_ACK_TRUNCATED;
+  if (data[1] != OCTO_TRANSPORT_VERSION)
+    return OCTO_ACK_BAD_VERSION;
   if (len < OCTO_ACK_HEADER_LEN)
     return OCTO_ACK_TRUNCATED;
-  if (data[1] != OCTO_ACK_VERSION)
-    return OCTO_ACK_BAD_VERSION;
   out->n_ranges = get_u16 (data + 2);
   if (out->n_ranges == 0 || out->n_ranges > OCTO_ACK_MAX_RANGES)
     return OCTO_ACK_BAD_RANGES;
   if (len != OCTO_ACK_HEADER_LEN + 8 * (gsize) out->n_ranges)
     return OCTO_ACK_TRUNCATED;
-  out->ack_delay_us = get_u32 (data + 4);
+  if (get_u16 (data + 14) != 0)
+    return OCTO_ACK_BAD_RESERVED;
+  out->conn_id = get_u32 (data + 4);
+  out->ack_delay_us = get_u32 (data + 8);
+  out->path_id = data[12];
+  out->flags = data[13];
   for (guint i = 0; i < out->n_ranges; i++) {
-    out->ranges[i].first = get_u32 (data + 8 + 8 * i);
-    out->ranges[i].last = get_u32 (data + 12 + 8 * i);
+    const guint8 *r = data + OCTO_ACK_HEADER_LEN + 8 * i;
+    out->ranges[i].first = get_u32 (r);
+    out->ranges[i].last = get_u32 (r + 4);
   }
   return ranges_valid (out) ? OCTO_ACK_OK : OCTO_ACK_BAD_RANGES;
 }

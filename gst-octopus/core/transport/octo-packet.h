@@ -1,32 +1,50 @@
-/* gst-octopus core: the transport's data and ACK packet layout.
+/* gst-octopus core: the transport's data and control packet layout,
+ * transport version 2 (docs/wire-format.md is the byte-level reference).
  *
  * A data packet is the 12-byte in-network header (octo-wire.h) followed by
  * the per-packet transport fields, all big-endian:
  *
- *   seq (u32)  send_time_us (u32)  msg_len (u32)  offset (u32)
- *   frag_index (u16)  frag_count (u16)
+ *   version (u8 = 2)  flags (u8)  path_id (u8)  reserved (u8)
+ *   conn_id (u32)  seq (u32)  send_time_us (u32)  msg_len (u32)
+ *   offset (u32)  frag_index (u16)  frag_count (u16)
  *
  * Fragment 0 then carries the message info (20 bytes: capture time u64 ns,
  * frame id u32, spatial, temporal, cell and density layer u8 each, flags u8,
  * 3 zero bytes) so the receiver can restore the per-message metadata; the
- * payload follows.  seq and send_time_us are written at transmission, so
- * packets the send buffer drops never consume sequence numbers.
+ * payload follows.  conn_id, seq and send_time_us are written at
+ * transmission, so packets the send buffer drops never consume sequence
+ * numbers.  conn_id names the sender's connection: an unpredictable number
+ * drawn at its start, as is its first seq, so that an off-path host can
+ * neither forge its ACKs nor be taken for it, and a receiver tells a
+ * restarted sender from the old one at once.
  *
- * An ACK starts with byte 0x04 (OCTO_WIRE_CONTROL_MARKER, outside the
- * Octopus data range so routers pass it as plain traffic):
+ * flags, path_id and the reserved byte are reserved for later issues
+ * (chunk flags, multipath): senders write 0; receivers pass flags and
+ * path_id on and act on none of them yet.
  *
- *   0x04  version (u8 = 1)  n_ranges (u16, 1..32)  ack_delay_us (u32)
+ * A control packet starts with a byte in 0x04..0x07, outside the Octopus
+ * data range, so routers pass it as plain traffic.  An ACK (0x04):
+ *
+ *   0x04  version (u8 = 2)  n_ranges (u16, 1..32)  conn_id (u32)
+ *   ack_delay_us (u32)  path_id (u8)  flags (u8)  reserved (u16 = 0)
  *   n_ranges x { first_seq (u32)  last_seq (u32) }   newest range first
  *
- * Every ACK repeats the newest received ranges, so a lost ACK costs nothing
- * but latency. */
+ * conn_id echoes the data packets'.  Every ACK repeats the newest received
+ * ranges, so a lost ACK costs nothing but latency.  path_id and flags are
+ * reserved (multipath; 0x01: a receive-timestamp block follows the ranges):
+ * senders write 0, parsers pass them on and nothing acts on them yet.  The
+ * reserved u16 must be 0.  0x05 is reserved for NACKs (chunks trimmed in
+ * the network), 0x06 and 0x07 for later use. */
 #pragma once
 
 #include "octo-wire.h"
 
 G_BEGIN_DECLS
 
-#define OCTO_DATA_FIELDS_LEN 20
+/* The transport version of data and control packets. */
+#define OCTO_TRANSPORT_VERSION 2
+
+#define OCTO_DATA_FIELDS_LEN 28
 #define OCTO_MSG_INFO_LEN 20
 #define OCTO_DATA_PREFIX_LEN (OCTO_WIRE_HEADER_LEN + OCTO_DATA_FIELDS_LEN)
 #define OCTO_DATA_FIRST_PREFIX_LEN (OCTO_DATA_PREFIX_LEN + OCTO_MSG_INFO_LEN)
@@ -56,6 +74,9 @@ void octo_msg_info_init (OctoMsgInfo *info);
 
 typedef struct {
   OctoHeader header;
+  guint8 flags;                 /* reserved (chunk flags) */
+  guint8 path_id;               /* reserved (multipath) */
+  guint32 conn_id;
   guint32 seq;
   guint32 send_time_us;
   guint32 msg_len;
@@ -71,6 +92,7 @@ typedef enum {
   OCTO_DATA_OK = 0,
   OCTO_DATA_BAD_HEADER,         /* octo_header_parse() rejected it */
   OCTO_DATA_TRUNCATED,          /* shorter than its fixed fields */
+  OCTO_DATA_BAD_VERSION,        /* transport version other than 2 (1 too) */
   OCTO_DATA_BAD_FRAGMENT,       /* index/offset/length/first/last inconsistent */
   OCTO_DATA_N_RESULTS
 } OctoDataParseResult;
@@ -84,13 +106,14 @@ guint32 octo_fragment_count (gsize msg_len, guint32 mtu);
 
 /* Writes fragment @index of @count into @out (room for @mtu bytes) and
  * returns its length.  @params gives msg_id, stream and dropping fields;
- * first/last are set here.  seq and send time are left zero. */
+ * first/last are set here.  conn_id, seq and send time are left zero. */
 gsize octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
     const guint8 *msg, gsize msg_len, guint32 mtu, guint32 index,
     guint32 count, guint8 *out);
 
 /* Writes the transmission fields into a packet built by octo_fragment_write. */
-void octo_data_stamp (guint8 *packet, guint32 seq, guint32 send_time_us);
+void octo_data_stamp (guint8 *packet, guint32 conn_id, guint32 seq,
+    guint32 send_time_us);
 
 /* @header_result (nullable) receives the header parser's verdict. */
 OctoDataParseResult octo_data_parse (const guint8 *data, gsize len,
@@ -106,9 +129,13 @@ octo_packet_is_control (const guint8 *data, gsize len)
   return len > 0 && (data[0] & 0xfc) == OCTO_WIRE_CONTROL_MARKER;
 }
 
-#define OCTO_ACK_VERSION 1
+#define OCTO_CONTROL_ACK 0x04
+/* Reserved: a NACK naming a packet whose chunks a queue trimmed (QUCO). */
+#define OCTO_CONTROL_NACK 0x05
 #define OCTO_ACK_MAX_RANGES 32
-#define OCTO_ACK_HEADER_LEN 8
+#define OCTO_ACK_HEADER_LEN 16
+/* Reserved ACK flag: a receive-timestamp block follows the ranges. */
+#define OCTO_ACK_FLAG_TIMESTAMPS 0x01
 #define OCTO_ACK_MAX_LEN (OCTO_ACK_HEADER_LEN + 8 * OCTO_ACK_MAX_RANGES)
 
 typedef struct {
@@ -117,6 +144,9 @@ typedef struct {
 } OctoAckRange;
 
 typedef struct {
+  guint32 conn_id;              /* echoes the data packets' */
+  guint8 path_id;               /* reserved (multipath) */
+  guint8 flags;                 /* reserved (OCTO_ACK_FLAG_TIMESTAMPS) */
   guint32 ack_delay_us;         /* receiver hold time of ranges[0].last */
   guint n_ranges;
   OctoAckRange ranges[OCTO_ACK_MAX_RANGES];     /* newest first, disjoint */
@@ -125,9 +155,10 @@ typedef struct {
 typedef enum {
   OCTO_ACK_OK = 0,
   OCTO_ACK_NOT_ACK,             /* byte 0 is not the ACK marker */
-  OCTO_ACK_BAD_VERSION,
+  OCTO_ACK_BAD_VERSION,         /* transport version other than 2 (1 too) */
   OCTO_ACK_TRUNCATED,           /* length does not match n_ranges */
   OCTO_ACK_BAD_RANGES,          /* zero/too many, inverted, overlapping or unordered */
+  OCTO_ACK_BAD_RESERVED,        /* the reserved u16 is not 0 */
   OCTO_ACK_N_RESULTS
 } OctoAckParseResult;
 

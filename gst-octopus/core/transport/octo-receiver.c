@@ -31,6 +31,10 @@ struct _OctoReceiver {
   GHashTable *partials;         /* &key -> Partial */
   GQueue by_age;                /* oldest first */
   GHashTable *streams;          /* stream_id -> StreamState */
+  gboolean have_conn;
+  guint32 conn_id;
+  guint32 retired[OCTO_RECEIVER_RETIRED_CONNS];
+  guint n_retired;
   OctoReceiverStats stats;
 };
 
@@ -237,6 +241,33 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   deliver (r, st, &msg);
 }
 
+static gboolean
+is_retired (const OctoReceiver *r, guint32 conn_id)
+{
+  for (guint i = 0; i < r->n_retired; i++)
+    if (r->retired[i] == conn_id)
+      return TRUE;
+  return FALSE;
+}
+
+/* The sender restarted: nothing of the old connection applies to the new. */
+static void
+replace_connection (OctoReceiver *r, guint32 conn_id)
+{
+  memmove (&r->retired[1], &r->retired[0],
+      (OCTO_RECEIVER_RETIRED_CONNS - 1) * sizeof (guint32));
+  r->retired[0] = r->conn_id;
+  r->n_retired = MIN (r->n_retired + 1, OCTO_RECEIVER_RETIRED_CONNS);
+  while (r->by_age.head) {
+    r->stats.messages_abandoned++;
+    remove_partial (r, r->by_age.head->data);
+  }
+  g_hash_table_remove_all (r->streams);
+  octo_acker_init (&r->acker, r->config.ack_every, r->config.ack_delay);
+  r->conn_id = conn_id;
+  r->stats.connections_replaced++;
+}
+
 OctoDataParseResult
 octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
     OctoTime now)
@@ -247,6 +278,16 @@ octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
   if (res != OCTO_DATA_OK) {
     r->stats.packets_invalid[res]++;
     return res;
+  }
+  if (!r->have_conn) {
+    r->have_conn = TRUE;
+    r->conn_id = pkt.conn_id;
+  } else if (pkt.conn_id != r->conn_id) {
+    if (is_retired (r, pkt.conn_id)) {
+      r->stats.packets_stale++;
+      return res;
+    }
+    replace_connection (r, pkt.conn_id);
   }
   if (!octo_acker_on_packet (&r->acker, pkt.seq, now)) {
     r->stats.packets_duplicate++;
@@ -315,6 +356,7 @@ octo_receiver_poll_ack (OctoReceiver *r, OctoTime now, guint8 *out)
     return 0;
   if (!octo_acker_build (&r->acker, now, &ack))
     return 0;
+  ack.conn_id = r->conn_id;
   return octo_ack_write (&ack, out, OCTO_ACK_MAX_LEN);
 }
 

@@ -14,7 +14,16 @@
  * budget.  Partials older than @timeout are given up.  Each give-up has its
  * own counter.
  *
- * Also records received sequence numbers for ACKs (octo-acker.h). */
+ * One receiver serves one sender address.  Its packets name their
+ * connection (conn_id): a packet with a new id is a restarted sender, so
+ * the receiver forgets the old connection at once (its partials, each
+ * stream's delivery order, its received seqs) and delivers the new
+ * connection's messages from its first; late packets of the last
+ * OCTO_RECEIVER_RETIRED_CONNS replaced connections are discarded, so they
+ * cannot turn it back.
+ *
+ * Also records received sequence numbers for ACKs (octo-acker.h), which
+ * echo the connection id. */
 #pragma once
 
 #include "octo-acker.h"
@@ -42,6 +51,8 @@ typedef struct {
 #define OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_MESSAGES 256
 #define OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES (64 * 1024 * 1024)
 #define OCTO_RECEIVER_DEFAULT_TIMEOUT (1 * OCTO_SECOND)
+/* Replaced connections whose late packets are recognised and discarded. */
+#define OCTO_RECEIVER_RETIRED_CONNS 4
 
 void octo_receiver_config_init (OctoReceiverConfig *config);
 
@@ -71,6 +82,9 @@ typedef struct {
                                  * or the budget's limit */
   guint64 messages_refused;     /* other receivers hold the shared budget */
   guint64 messages_inconsistent;        /* fragments disagree */
+  guint64 messages_abandoned;   /* partials of a replaced connection */
+  guint64 connections_replaced; /* a new conn_id: the sender restarted */
+  guint64 packets_stale;        /* of a replaced connection */
   guint32 partial_messages;     /* now */
   guint64 partial_bytes;        /* now */
 } OctoReceiverStats;

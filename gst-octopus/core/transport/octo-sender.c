@@ -15,7 +15,7 @@ struct _OctoSender {
   OctoSendSession *session;
   GHashTable *next_msg_id;      /* stream_id -> next msg_id */
   guint64 messages_submitted, messages_rejected;
-  guint64 acks_received, acks_invalid;
+  guint64 acks_received, acks_invalid, acks_foreign, acks_unsent;
   guint8 *padding;              /* zero payload of a padding message */
   guint16 last_stream;          /* padding joins the stream last submitted */
   OctoArrivalMeter app_rate;    /* link bytes the app submitted */
@@ -31,6 +31,24 @@ octo_sender_config_init (OctoSenderConfig *config)
   config->buffer_bytes = OCTO_ENGINE_DEFAULT_LIMIT_BYTES;
   config->rules = TRUE;
   config->probe = TRUE;
+}
+
+/* splitmix64 (Steele et al.): distinct seeds give unrelated ids. */
+static guint64
+mix (guint64 *state)
+{
+  guint64 z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void
+octo_sender_config_ids_from_seed (OctoSenderConfig *config, guint64 seed)
+{
+  guint64 z = mix (&seed);
+  config->conn_id = (guint32) (z >> 32);
+  config->isn = (guint32) z;
 }
 
 static void
@@ -171,14 +189,16 @@ write_padding (OctoSender *s, guint8 *out)
       s->config.mtu - OCTO_DATA_FIRST_PREFIX_LEN, s->config.mtu, 0, 1, out);
 }
 
-/* Stamps the packet in @out with its flight sequence number and send time. */
+/* Stamps the packet in @out with the connection id, its wire sequence
+ * number (the flight's, counted from the ISN) and send time. */
 static void
 transmit (OctoSender *s, guint8 *out, gsize len, OctoTime now)
 {
   guint64 seq = octo_send_session_on_sent (s->session,
       len + OCTO_LINK_OVERHEAD, TRUE, now);
 
-  octo_data_stamp (out, (guint32) seq, (guint32) (now / OCTO_USECOND));
+  octo_data_stamp (out, s->config.conn_id, s->config.isn + (guint32) seq,
+      (guint32) (now / OCTO_USECOND));
 }
 
 gsize
@@ -223,6 +243,21 @@ octo_sender_on_control (OctoSender *s, const guint8 *data, gsize len,
     s->acks_invalid++;
     return FALSE;
   }
+  if (ack.conn_id != s->config.conn_id) {
+    s->acks_foreign++;
+    return FALSE;
+  }
+  /* The flight counts from 0; ranges are parsed newest first, so checking
+   * the newest bounds them all from above. */
+  for (guint i = 0; i < ack.n_ranges; i++) {
+    ack.ranges[i].first -= s->config.isn;
+    ack.ranges[i].last -= s->config.isn;
+  }
+  if (ack.ranges[0].last >= octo_flight_get_stats
+      (octo_send_path_flight (path))->packets_sent) {
+    s->acks_unsent++;
+    return FALSE;
+  }
   s->acks_received++;
   octo_send_path_on_feedback (path, OCTO_TIME_NONE);
   octo_send_path_on_ack (path, &ack, now);
@@ -245,6 +280,8 @@ octo_sender_get_stats (const OctoSender *s, OctoSenderStats *st)
   st->messages_rejected = s->messages_rejected;
   st->acks_received = s->acks_received;
   st->acks_invalid = s->acks_invalid;
+  st->acks_foreign = s->acks_foreign;
+  st->acks_unsent = s->acks_unsent;
   st->padding_packets = s->padding_packets;
   st->padding_bytes = s->padding_bytes;
 }

@@ -32,6 +32,8 @@ typedef struct {
   gboolean probe;
   guint64 probe_ceiling;
   guint32 seed;
+  guint32 conn_id;              /* unpredictable, new for each connection */
+  guint32 isn;                  /* wire seq of the first packet; unpredictable */
 } OctoSenderConfig;
 
 #define OCTO_SENDER_DEFAULT_MTU 1400
@@ -40,11 +42,16 @@ typedef struct {
 #define OCTO_SENDER_APP_RATE_WINDOW (1 * OCTO_SECOND)
 
 void octo_sender_config_init (OctoSenderConfig *config);
+/* Derives conn_id and isn from @seed, for simulations that must repeat;
+ * a real connection draws them from the system's random source. */
+void octo_sender_config_ids_from_seed (OctoSenderConfig *config, guint64 seed);
 
 typedef struct {
   OctoSendStats session;
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid;
+  guint64 acks_foreign;         /* valid, but another connection's id */
+  guint64 acks_unsent;          /* newest range names a packet never sent */
   guint64 padding_packets, padding_bytes;       /* link bytes */
 } OctoSenderStats;
 
@@ -67,7 +74,8 @@ guint32 octo_sender_submit (OctoSender *sender, const OctoHeader *params,
 gsize octo_sender_poll (OctoSender *sender, OctoTime now, guint8 *out,
     OctoTime *wake);
 
-/* Feeds a datagram received from the peer; FALSE if it was not a valid ACK. */
+/* Feeds a datagram received from the peer; FALSE if it was not a valid ACK
+ * of this connection. */
 gboolean octo_sender_on_control (OctoSender *sender, const guint8 *data,
     gsize len, OctoTime now);
 

@@ -21,7 +21,7 @@ params (guint16 stream, guint32 msg_id)
 static void
 test_fragments_cover_message_exactly (void)
 {
-  const gsize sizes[] = { 0, 1, 1347, 1348, 1349, 1368, 1369, 5000, 100000 };
+  const gsize sizes[] = { 0, 1, 1339, 1340, 1341, 1360, 1361, 5000, 100000 };
   const guint32 mtu = 1400;
   OctoHeader h = params (7, 42);
   OctoMsgInfo info;
@@ -46,9 +46,12 @@ test_fragments_cover_message_exactly (void)
       OctoDataPacket d;
       gsize n = octo_fragment_write (&h, &info, msg, len, mtu, i, count, pkt);
       g_assert_cmpuint (n, <=, mtu);
-      octo_data_stamp (pkt, 1000 + i, 55);
+      octo_data_stamp (pkt, 0xc0ffee01, 1000 + i, 55);
       g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==, OCTO_DATA_OK);
+      g_assert_cmpuint (d.conn_id, ==, 0xc0ffee01);
       g_assert_cmpuint (d.seq, ==, 1000 + i);
+      g_assert_cmpuint (d.flags, ==, 0);
+      g_assert_cmpuint (d.path_id, ==, 0);
       g_assert_cmpuint (d.send_time_us, ==, 55);
       g_assert_cmpuint (d.frag_index, ==, i);
       g_assert_cmpuint (d.frag_count, ==, count);
@@ -81,9 +84,9 @@ test_fragment_count_limits (void)
   g_assert_cmpuint (octo_fragment_count (10, OCTO_MTU_MIN - 1), ==, 0);
   g_assert_cmpuint (octo_fragment_count (10, OCTO_MTU_MAX + 1), ==, 0);
   g_assert_cmpuint (octo_fragment_count (0, 1400), ==, 1);
-  /* 65535 fragments of 1368 bytes is the ceiling at MTU 1400. */
-  g_assert_cmpuint (octo_fragment_count (1348 + 65534 * 1368, 1400), ==, 65535);
-  g_assert_cmpuint (octo_fragment_count (1348 + 65534 * 1368 + 1, 1400), ==, 0);
+  /* 65535 fragments of 1360 bytes is the ceiling at MTU 1400. */
+  g_assert_cmpuint (octo_fragment_count (1340 + 65534 * 1360, 1400), ==, 65535);
+  g_assert_cmpuint (octo_fragment_count (1340 + 65534 * 1360 + 1, 1400), ==, 0);
 }
 
 static void
@@ -98,10 +101,10 @@ test_parse_rejects_inconsistent_fragments (void)
   gsize n = octo_fragment_write (&h, &info, msg, sizeof msg, 1400, 1, 3, pkt);
   g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==, OCTO_DATA_OK);
   /* Claimed length shorter than offset + payload. */
-  pkt[OCTO_WIRE_HEADER_LEN + 8] = 0;
-  pkt[OCTO_WIRE_HEADER_LEN + 9] = 0;
-  pkt[OCTO_WIRE_HEADER_LEN + 10] = 0;
-  pkt[OCTO_WIRE_HEADER_LEN + 11] = 10;
+  pkt[OCTO_WIRE_HEADER_LEN + 16] = 0;
+  pkt[OCTO_WIRE_HEADER_LEN + 17] = 0;
+  pkt[OCTO_WIRE_HEADER_LEN + 18] = 0;
+  pkt[OCTO_WIRE_HEADER_LEN + 19] = 10;
   g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==,
       OCTO_DATA_BAD_FRAGMENT);
   g_assert_cmpint (octo_data_parse (pkt, 20, &d, NULL), ==,
@@ -111,19 +114,60 @@ test_parse_rejects_inconsistent_fragments (void)
       OCTO_DATA_BAD_HEADER);
 }
 
+/* Version 2 puts its version byte where version 1 had seq's top byte, and
+ * a sender's reserved fields are zero; receivers pass them on. */
+static void
+test_data_version_and_reserved_fields (void)
+{
+  OctoHeader h = params (1, 1);
+  OctoMsgInfo info;
+  guint8 msg[10] = { 0 }, pkt[1400];
+  OctoDataPacket d;
+
+  octo_msg_info_init (&info);
+  gsize n = octo_fragment_write (&h, &info, msg, sizeof msg, 1400, 0, 1, pkt);
+  g_assert_cmpuint (n, ==, OCTO_DATA_FIRST_PREFIX_LEN + sizeof msg);
+  g_assert_cmpuint (OCTO_DATA_PREFIX_LEN, ==, 40);
+  g_assert_cmpuint (pkt[OCTO_WIRE_HEADER_LEN], ==, OCTO_TRANSPORT_VERSION);
+  for (guint i = 1; i < 4; i++)
+    g_assert_cmpuint (pkt[OCTO_WIRE_HEADER_LEN + i], ==, 0);
+  pkt[OCTO_WIRE_HEADER_LEN + 1] = 0x01;
+  pkt[OCTO_WIRE_HEADER_LEN + 2] = 3;
+  pkt[OCTO_WIRE_HEADER_LEN + 3] = 0xff;
+  g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==, OCTO_DATA_OK);
+  g_assert_cmpuint (d.flags, ==, 0x01);
+  g_assert_cmpuint (d.path_id, ==, 3);
+
+  /* A version 1 packet: seq 0 where the version now is. */
+  pkt[OCTO_WIRE_HEADER_LEN] = 0;
+  g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==,
+      OCTO_DATA_BAD_VERSION);
+  g_assert_cmpstr (octo_data_parse_result_to_string (OCTO_DATA_BAD_VERSION),
+      ==, "bad-version");
+  pkt[OCTO_WIRE_HEADER_LEN] = 1;
+  g_assert_cmpint (octo_data_parse (pkt, n, &d, NULL), ==,
+      OCTO_DATA_BAD_VERSION);
+  g_assert_cmpint (octo_data_parse (pkt, OCTO_WIRE_HEADER_LEN, &d, NULL), ==,
+      OCTO_DATA_TRUNCATED);
+}
+
 static void
 test_ack_round_trip_and_validation (void)
 {
-  OctoAck ack = { .ack_delay_us = 250, .n_ranges = 3 }, back;
+  OctoAck ack = { .conn_id = 0x89abcdef, .ack_delay_us = 250,
+    .n_ranges = 3 }, back;
   guint8 buf[OCTO_ACK_MAX_LEN];
 
   ack.ranges[0] = (OctoAckRange) { 100, 120 };
   ack.ranges[1] = (OctoAckRange) { 90, 95 };
   ack.ranges[2] = (OctoAckRange) { 0xfffffff0u, 10 };     /* wraps */
   gsize n = octo_ack_write (&ack, buf, sizeof buf);
-  g_assert_cmpuint (n, ==, 8 + 3 * 8);
+  g_assert_cmpuint (n, ==, 16 + 3 * 8);
   g_assert_true (octo_packet_is_control (buf, n));
   g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_OK);
+  g_assert_cmpuint (back.conn_id, ==, 0x89abcdef);
+  g_assert_cmpuint (back.path_id, ==, 0);
+  g_assert_cmpuint (back.flags, ==, 0);
   g_assert_cmpuint (back.ack_delay_us, ==, 250);
   g_assert_cmpmem (back.ranges, 3 * sizeof (OctoAckRange), ack.ranges,
       3 * sizeof (OctoAckRange));
@@ -131,7 +175,19 @@ test_ack_round_trip_and_validation (void)
   g_assert_cmpint (octo_ack_parse (buf, n - 1, &back), ==, OCTO_ACK_TRUNCATED);
   buf[1] = 9;
   g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_BAD_VERSION);
-  buf[1] = OCTO_ACK_VERSION;
+  /* A version 1 ACK of one range: 8 header bytes. */
+  buf[1] = 1;
+  g_assert_cmpint (octo_ack_parse (buf, 16, &back), ==, OCTO_ACK_BAD_VERSION);
+  buf[1] = OCTO_TRANSPORT_VERSION;
+  /* Reserved path id and flags are passed on; the reserved u16 must be 0. */
+  buf[12] = 2;
+  buf[13] = OCTO_ACK_FLAG_TIMESTAMPS;
+  g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_OK);
+  g_assert_cmpuint (back.path_id, ==, 2);
+  g_assert_cmpuint (back.flags, ==, OCTO_ACK_FLAG_TIMESTAMPS);
+  buf[15] = 1;
+  g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_BAD_RESERVED);
+  buf[15] = 0;
   /* Adjacent ranges must have been merged: [96,99] touching [100,120]. */
   ack.ranges[1] = (OctoAckRange) { 90, 99 };
   g_assert_cmpuint (octo_ack_write (&ack, buf, sizeof buf), ==, 0);
@@ -198,6 +254,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/packet/data-version-and-reserved-fields",
+      test_data_version_and_reserved_fields);
   g_test_add_func ("/transport/packet/fragments-cover-message-exactly",
       test_fragments_cover_message_exactly);
   g_test_add_func ("/transport/packet/fragment-count-limits",

@@ -8,6 +8,7 @@
 typedef struct {
   GPtrArray *packets;           /* GBytes */
   guint32 seq;
+  guint32 conn_id;
 } Wire;
 
 typedef struct {
@@ -62,7 +63,7 @@ packetize (Wire *w, guint16 stream, guint32 id, gsize len)
   for (guint32 i = 0; i < count; i++) {
     guint8 pkt[MTU];
     gsize n = octo_fragment_write (&h, &info, msg, len, MTU, i, count, pkt);
-    octo_data_stamp (pkt, w->seq++, 0);
+    octo_data_stamp (pkt, w->conn_id, w->seq++, 0);
     g_ptr_array_add (w->packets, g_bytes_new (pkt, n));
   }
   g_free (msg);
@@ -90,7 +91,7 @@ test_in_order_messages_delivered_byte_exact (void)
 {
   Sink sink;
   OctoReceiver *r = new_receiver (&sink);
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
   const gsize sizes[] = { 0, 1, 300, 344, 345, 5000, 100000 };
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
@@ -124,7 +125,7 @@ test_reassembly_under_loss_reordering_and_duplication (void)
   for (guint round = 0; round < 20; round++) {
     Sink sink;
     OctoReceiver *r = new_receiver (&sink);
-    Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+    Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
     GPtrArray *arrivals = g_ptr_array_new ();
     gsize sizes[60];
 
@@ -176,7 +177,7 @@ test_late_message_is_discarded_and_counted (void)
 {
   Sink sink;
   OctoReceiver *r = new_receiver (&sink);
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
 
   packetize (&w, 0, 1, 1000);   /* packets 0..2 */
   packetize (&w, 0, 2, 100);    /* packet 3 */
@@ -199,7 +200,7 @@ test_partial_overtaken_by_newer_message_is_given_up (void)
 {
   Sink sink;
   OctoReceiver *r = new_receiver (&sink);
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
 
   packetize (&w, 0, 1, 1000);   /* packets 0..2 */
   packetize (&w, 0, 2, 100);    /* packet 3 */
@@ -224,7 +225,7 @@ test_incomplete_message_times_out (void)
 {
   Sink sink;
   OctoReceiver *r = new_receiver (&sink);
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
 
   packetize (&w, 0, 1, 1000);
   feed (r, w.packets->pdata[0], 0);
@@ -278,7 +279,7 @@ test_memory_cap_holds_under_partial_flood (void)
     f[12] = offset >> 24; f[13] = offset >> 16; f[14] = offset >> 8;
     f[15] = offset;
     f[16] = idx >> 8; f[17] = idx; f[18] = count >> 8; f[19] = count;
-    octo_data_stamp (pkt, i, 0);
+    octo_data_stamp (pkt, 0, i, 0);
     octo_receiver_on_packet (r, pkt, n, i * OCTO_USECOND);
     const OctoReceiverStats *st = octo_receiver_get_stats (r);
     g_assert_cmpuint (st->partial_messages, <=, c.max_partial_messages);
@@ -289,7 +290,7 @@ test_memory_cap_holds_under_partial_flood (void)
   g_assert_cmpuint (sink.ids->len, ==, 0);
 
   Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
-    30000
+    30000, 0
   };
   packetize (&w, 9, 1, 3000);
   for (guint i = 0; i < w.packets->len; i++)
@@ -311,7 +312,7 @@ test_padding_is_acknowledged_and_discarded (void)
   OctoHeader h = { .msg_id = 1, .priority = 7 };
   OctoMsgInfo info;
   guint8 payload[64] = { 0 }, pkt[MTU], ack_bytes[OCTO_ACK_MAX_LEN];
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
   OctoAck ack;
 
   packetize (&w, 0, 0, 100);
@@ -319,7 +320,7 @@ test_padding_is_acknowledged_and_discarded (void)
   info.flags = OCTO_MSG_FLAG_PADDING;
   gsize n = octo_fragment_write (&h, &info, payload, sizeof (payload), MTU,
       0, 1, pkt);
-  octo_data_stamp (pkt, w.seq++, 0);
+  octo_data_stamp (pkt, 0, w.seq++, 0);
   g_ptr_array_add (w.packets, g_bytes_new (pkt, n));
   packetize (&w, 0, 2, 100);
   for (guint i = 0; i < w.packets->len; i++)
@@ -354,7 +355,7 @@ test_shared_budget_bounds_all_senders_and_is_released (void)
   OctoReceiverConfig c;
   OctoReceiver *r[16];
   Sink sink[16];
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
   guint64 refused = 0;
 
   octo_receiver_config_init (&c);
@@ -412,7 +413,7 @@ test_message_above_budget_is_too_large (void)
   OctoPartialBudget budget = { .limit = 10000 };
   OctoReceiverConfig c;
   Sink sink;
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0 };
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
 
   octo_receiver_config_init (&c);
   c.budget = &budget;
@@ -427,6 +428,70 @@ test_message_above_budget_is_too_large (void)
   g_assert_cmpuint (octo_receiver_get_stats (r)->messages_too_large, >, 0);
   g_assert_cmpuint (budget.held, ==, 0);
   g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
+/* A sender killed and restarted on the same address and port: the old
+ * connection delivered msg ids up to 40 with seqs from its ISN; the new one
+ * starts again at msg id 0 and, worst case, at the same seqs.  Its first
+ * message is delivered the moment it completes, its ACKs echo its id and
+ * acknowledge only its own packets, and a late packet of the old
+ * connection neither is delivered nor turns the receiver back. */
+static void
+test_restarted_sender_is_a_new_connection (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_receiver (&sink);
+  Wire old = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
+    1000, 0x11111111 };
+  Wire new = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
+    1000, 0x22222222 };
+  guint8 ack_bytes[OCTO_ACK_MAX_LEN];
+  OctoTime now = 0;
+  OctoAck ack;
+
+  for (guint32 id = 0; id <= 40; id++)
+    packetize (&old, 0, id, 1000);
+  packetize (&old, 0, 41, 1000);        /* 3 packets: its last is lost */
+  for (guint i = 0; i + 1 < old.packets->len; i++)
+    feed (r, old.packets->pdata[i], now += OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 41);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->partial_messages, ==, 1);
+
+  packetize (&new, 0, 0, 1000);
+  packetize (&new, 0, 1, 100);
+  feed (r, new.packets->pdata[0], now += OCTO_MSECOND);
+  feed (r, new.packets->pdata[1], now);
+  g_assert_cmpuint (sink.ids->len, ==, 41);
+  feed (r, new.packets->pdata[2], now);
+  g_assert_cmpuint (sink.ids->len, ==, 42);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 41), ==, 0);
+
+  const OctoReceiverStats *st = octo_receiver_get_stats (r);
+  g_assert_cmpuint (st->connections_replaced, ==, 1);
+  g_assert_cmpuint (st->messages_abandoned, ==, 1);
+  g_assert_cmpuint (st->partial_messages, ==, 0);
+  g_assert_cmpuint (st->packets_duplicate, ==, 0);
+
+  gsize len = octo_receiver_poll_ack (r, now + OCTO_SECOND, ack_bytes);
+  g_assert_cmpint (octo_ack_parse (ack_bytes, len, &ack), ==, OCTO_ACK_OK);
+  g_assert_cmpuint (ack.conn_id, ==, 0x22222222);
+  g_assert_cmpuint (ack.n_ranges, ==, 1);
+  g_assert_cmpuint (ack.ranges[0].first, ==, 1000);
+  g_assert_cmpuint (ack.ranges[0].last, ==, 1002);
+
+  /* The old connection's lost packet arrives late. */
+  feed (r, old.packets->pdata[old.packets->len - 1], now += OCTO_MSECOND);
+  g_assert_cmpuint (st->packets_stale, ==, 1);
+  g_assert_cmpuint (st->connections_replaced, ==, 1);
+  feed (r, new.packets->pdata[3], now);
+  g_assert_cmpuint (sink.ids->len, ==, 43);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 42), ==, 1);
+  g_assert_cmpuint (st->connections_replaced, ==, 1);
+
+  g_ptr_array_unref (old.packets);
+  g_ptr_array_unref (new.packets);
   octo_receiver_free (r);
   sink_clear (&sink);
 }
@@ -456,5 +521,7 @@ main (int argc, char **argv)
       test_shared_budget_bounds_all_senders_and_is_released);
   g_test_add_func ("/transport/receiver/message-above-budget-is-too-large",
       test_message_above_budget_is_too_large);
+  g_test_add_func ("/transport/receiver/restarted-sender-is-a-new-connection",
+      test_restarted_sender_is_a_new_connection);
   return g_test_run ();
 }

@@ -479,10 +479,157 @@ test_rtt_over_a_traced_uplink_is_at_least_propagation (void)
   octo_trace_free (up);
 }
 
+#define SPOOF_START (2 * OCTO_SECOND)
+#define SPOOF_END (4 * OCTO_SECOND)
+#define SPOOF_RUN (5 * OCTO_SECOND)
+#define SPOOF_STEP (100 * OCTO_USECOND)
+
+/* An off-path attacker's ACK for the 20 packets the sender sent last, as
+ * if they had arrived at once: it knows the protocol and the sender's
+ * packet count but neither the connection id nor the ISN.  It takes turns
+ * at seqs counted from 0 under a guessed id, the true seqs (as if the ISN
+ * had leaked) under a guessed id, and, as if the id had leaked, seqs
+ * counted from 0 under the right id. */
+static gsize
+forge_ack (guint round, const OctoSenderConfig *c, guint64 packets_sent,
+    guint8 *out)
+{
+  OctoAck ack = { .n_ranges = 1 };
+  guint32 newest = (guint32) packets_sent - 1;
+
+  switch (round % 3) {
+    case 0:
+      ack.conn_id = round;
+      break;
+    case 1:
+      ack.conn_id = round * 2654435761u;
+      newest += c->isn;
+      break;
+    default:
+      ack.conn_id = c->conn_id;
+      break;
+  }
+  ack.ranges[0].first = newest - 19;
+  ack.ranges[0].last = newest;
+  return octo_ack_write (&ack, out, OCTO_ACK_MAX_LEN);
+}
+
+/* A backlogged sender on a scripted 12 Mbit/s link with 20 ms each way;
+ * the receiver acknowledges every packet that arrived.  With @spoof, every
+ * millisecond from SPOOF_START to SPOOF_END a forged ACK arrives too.
+ * @bandwidth receives the estimate every SPOOF_STEP. */
+static void
+run_spoofed (gboolean spoof, GArray *bandwidth, OctoSenderStats *end)
+{
+  OctoSenderConfig c;
+  OctoSender *s;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  guint8 pkt[OCTO_SENDER_DEFAULT_MTU], ack_buf[OCTO_ACK_MAX_LEN];
+  GArray *arrivals = g_array_new (FALSE, FALSE, sizeof (guint64));
+  const guint64 link = 12000000;
+  OctoTime busy_until = 0, wake;
+  guint32 newest = 0;
+  guint round = 0;
+  gboolean accepted, any = FALSE;
+  guint8 *data = g_malloc0 (20000);
+
+  octo_sender_config_init (&c);
+  c.seed = 3;
+  octo_sender_config_ids_from_seed (&c, 77);
+  s = octo_sender_new (&c, 0);
+  octo_msg_info_init (&info);
+
+  for (OctoTime now = 0; now < SPOOF_RUN; now += SPOOF_STEP) {
+    OctoSenderStats st;
+    octo_sender_get_stats (s, &st);
+    if (st.session.queued_bytes < 100000)
+      octo_sender_submit (s, &h, &info, data, 20000, now, &accepted);
+
+    gsize len;
+    while ((len = octo_sender_poll (s, now, pkt, &wake)) > 0) {
+      OctoDataPacket d;
+      g_assert_cmpint (octo_data_parse (pkt, len, &d, NULL), ==,
+          OCTO_DATA_OK);
+      g_assert_cmpuint (d.conn_id, ==, c.conn_id);
+      busy_until = MAX (busy_until, now + 20 * OCTO_MSECOND) +
+          (len + OCTO_LINK_OVERHEAD) * 8 * OCTO_SECOND / link;
+      guint64 at = busy_until + 20 * OCTO_MSECOND;
+      g_array_append_val (arrivals, at);
+    }
+    guint done = 0;
+    while (done < arrivals->len && g_array_index (arrivals, guint64, done) <=
+        now)
+      done++;
+    if (done > 0) {
+      OctoAck ack = { .conn_id = c.conn_id, .n_ranges = 1 };
+      newest = any ? newest + done : c.isn + done - 1;
+      any = TRUE;
+      ack.ranges[0].first = c.isn;
+      ack.ranges[0].last = newest;
+      gsize n = octo_ack_write (&ack, ack_buf, sizeof ack_buf);
+      g_assert_true (octo_sender_on_control (s, ack_buf, n, now));
+      g_array_remove_range (arrivals, 0, done);
+    }
+    if (spoof && now >= SPOOF_START && now < SPOOF_END &&
+        now % OCTO_MSECOND == 0) {
+      octo_sender_get_stats (s, &st);
+      gsize n = forge_ack (round++, &c, st.session.flight->packets_sent,
+          ack_buf);
+      octo_sender_on_control (s, ack_buf, n, now);
+    }
+    octo_sender_get_stats (s, &st);
+    g_array_append_val (bandwidth, st.session.bandwidth);
+  }
+  octo_sender_get_stats (s, end);
+  g_free (data);
+  g_array_unref (arrivals);
+  octo_sender_free (s);
+}
+
+/* Forged ACKs (issue 16 item 4) leave the estimate within 5 % of an
+ * unattacked run's at every instant, and the minimum RTT as it was: the
+ * sender refuses every one, as another connection's or as naming packets
+ * it never sent. */
+static void
+test_spoofed_acks_move_the_estimate_less_than_5_percent (void)
+{
+  GArray *clean = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GArray *attacked = g_array_new (FALSE, FALSE, sizeof (guint64));
+  OctoSenderStats clean_end, attacked_end;
+  gdouble worst = 0;
+
+  run_spoofed (FALSE, clean, &clean_end);
+  run_spoofed (TRUE, attacked, &attacked_end);
+  g_assert_cmpuint (clean->len, ==, attacked->len);
+  for (guint i = SPOOF_START / SPOOF_STEP; i < clean->len; i++) {
+    gdouble a = g_array_index (attacked, guint64, i);
+    gdouble b = g_array_index (clean, guint64, i);
+    g_assert_cmpfloat (b, >, 0);
+    worst = MAX (worst, fabs (a - b) / b);
+  }
+  g_test_message ("worst estimate change %.4f; min_rtt %" G_GUINT64_FORMAT
+      " vs %" G_GUINT64_FORMAT " us", worst,
+      attacked_end.session.min_rtt / OCTO_USECOND,
+      clean_end.session.min_rtt / OCTO_USECOND);
+  g_assert_cmpfloat (worst, <, 0.05);
+  g_assert_cmpuint (attacked_end.session.min_rtt, ==,
+      clean_end.session.min_rtt);
+  /* 2000 forged: two thirds under another id, a third naming unsent seqs. */
+  g_assert_cmpuint (attacked_end.acks_foreign, ==, 1334);
+  g_assert_cmpuint (attacked_end.acks_unsent, ==, 666);
+  g_assert_cmpuint (attacked_end.acks_received, ==, clean_end.acks_received);
+  g_array_unref (clean);
+  g_array_unref (attacked);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func
+      ("/transport/sender/spoofed-acks-move-the-estimate-less-than-5-percent",
+      test_spoofed_acks_move_the_estimate_less_than_5_percent);
   g_test_add_func ("/transport/sender/bbr-modes-and-pacing-from-scripted-acks",
       test_bbr_modes_and_pacing_from_scripted_acks);
   g_test_add_func ("/transport/sender/bbr-estimate-on-constant-12mbps",
