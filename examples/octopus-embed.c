@@ -112,5 +112,6 @@ main (int argc, char **argv)
   gst_object_unref (tx);
   gst_object_unref (rx);
   g_print ("%u of %u frames shown\n", shown, frames);
+  gst_deinit ();
   return shown >= frames * 9 / 10 ? 0 : 1;
 }
