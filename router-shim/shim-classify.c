@@ -1,6 +1,8 @@
 /* octopus-shim: datagram classification.  See shim-classify.h. */
 #include "shim-classify.h"
 
+#include "octo-packet.h"
+
 #include <netinet/in.h>
 #include <string.h>
 
@@ -57,9 +59,11 @@ shim_classify (ShimClassifier *c, const guint8 *data, gsize len,
   c->kinds[kind]++;
   op->tagged = FALSE;
   op->source = addr_key;
+  op->connection = 0;
   if (kind == OCTO_DGRAM_OCTOPUS) {
     r = octo_header_parse (data, len, &op->header);
     op->tagged = r == OCTO_PARSE_OK;
+    op->connection = octo_data_connection (data, len);
   } else if (kind == OCTO_DGRAM_RTP) {
     r = classify_rtp (c, data, len, op);
   }

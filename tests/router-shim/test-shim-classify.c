@@ -4,6 +4,7 @@
 #include "shim-classify.h"
 #include "qdisc/octo-qdisc.h"
 #include "rtp-scenario.h"
+#include "transport/octo-packet.h"
 
 #include <string.h>
 
@@ -61,6 +62,36 @@ test_rtp_is_keyed_by_ssrc_with_the_given_id (void)
   g_assert_cmpuint (c.kinds[OCTO_DGRAM_RTP], ==, 1 + wrong->len);
   g_ptr_array_unref (rtp);
   g_ptr_array_unref (wrong);
+}
+
+/* A transport data packet carries its sender's connection id to the queue
+ * (a restart is a new id); RTP and bytes that are not a whole transport
+ * prefix carry none. */
+static void
+test_transport_packets_carry_their_connection_id (void)
+{
+  OctoHeader params = { .stream_id = 3 };
+  OctoMsgInfo info;
+  guint8 msg[100] = { 0 }, pkt[1400];
+  GPtrArray *rtp = scenario_rtp_datagrams (5, 0xabcdef01);
+  ShimClassifier c;
+  gsize len;
+  GBytes *datagram;
+
+  octo_msg_info_init (&info);
+  len = octo_fragment_write (&params, &info, msg, sizeof msg, 1400, 0, 1, pkt);
+  octo_data_stamp (pkt, 0xc0ffee01, 7, 0);
+  shim_classifier_init (&c, 5);
+  datagram = g_bytes_new (pkt, len);
+  OctoPacket op = classify (&c, datagram, NULL);
+  g_assert_true (op.tagged);
+  g_assert_cmpuint (op.connection, ==, 0xc0ffee01);
+  g_bytes_unref (datagram);
+  datagram = g_bytes_new (pkt, OCTO_DATA_PREFIX_LEN - 1);
+  g_assert_cmpuint (classify (&c, datagram, NULL).connection, ==, 0);
+  g_bytes_unref (datagram);
+  g_assert_cmpuint (classify (&c, rtp->pdata[0], NULL).connection, ==, 0);
+  g_ptr_array_unref (rtp);
 }
 
 static void
@@ -245,6 +276,8 @@ main (int argc, char **argv)
       test_webrtc_traffic_passes_untagged);
   g_test_add_func ("/shim-classify/rtp-is-keyed-by-ssrc-with-the-given-id",
       test_rtp_is_keyed_by_ssrc_with_the_given_id);
+  g_test_add_func ("/shim-classify/transport-packets-carry-their-connection-id",
+      test_transport_packets_carry_their_connection_id);
   g_test_add_func ("/shim-classify/rtp-id-is-learned-from-the-first-packets",
       test_rtp_id_is_learned_from_the_first_packets);
   g_test_add_func ("/shim-classify/rtp-and-transport-meet-the-same-verdicts",

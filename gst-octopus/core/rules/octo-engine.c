@@ -11,6 +11,8 @@
 /* Decided message records with no packet queued, kept per stream (oldest
  * forgotten first, and none older than OCTO_ENGINE_RECORD_AGE) so that late
  * or reordered packets of a message still meet its decision. */
+/* Connection ids a stream remembers as replaced (their late packets). */
+#define STREAM_REPLACED 4
 #define MAX_IDLE_MESSAGES 32
 /* A stream with nothing queued for this long may be forgotten to make room
  * for a new one (its partial messages are dead by then). */
@@ -67,6 +69,8 @@ struct _Stream {
   Message *oldest;
   guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
   guint32 dropper[OCTO_N_PRIORITIES];
+  guint32 connection;           /* the sender's current connection id, 0 unknown */
+  guint32 replaced[STREAM_REPLACED];    /* connection ids it replaced */
   guint32 snapshot_id;          /* == engine's: snapshot_demand is in it */
   guint64 snapshot_demand;
   guint32 share_snapshot_id;    /* share was computed from that snapshot */
@@ -143,7 +147,6 @@ compare_demands (gconstpointer a, gconstpointer b)
   guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
   return x < y ? -1 : x > y;
 }
-
 
 void
 octo_engine_config_init (OctoEngineConfig *config)
@@ -632,6 +635,36 @@ has_room (OctoEngine *e, guint32 size)
   return FALSE;
 }
 
+static void
+reset_stream (OctoEngine *e, Stream *s)
+{
+  forget_idle_records (e, s);
+  /* records with packets still queued keep deciding those packets, but no
+   * new packet finds them */
+  s->epoch++;
+  s->has_max_id = FALSE;
+  s->dropper_valid = 0;
+}
+
+/* FALSE: @connection is one @s replaced, its packet is plain traffic. */
+static gboolean
+follow_connection (OctoEngine *e, Stream *s, guint32 connection)
+{
+  if (connection == 0 || connection == s->connection)
+    return TRUE;
+  for (guint i = 0; i < STREAM_REPLACED; i++)
+    if (s->replaced[i] == connection)
+      return FALSE;
+  if (s->connection != 0) {
+    memmove (s->replaced + 1, s->replaced,
+        (STREAM_REPLACED - 1) * sizeof s->replaced[0]);
+    s->replaced[0] = s->connection;
+    reset_stream (e, s);
+  }
+  s->connection = connection;
+  return TRUE;
+}
+
 gboolean
 octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
 {
@@ -647,6 +680,10 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
     s = find_stream (e, p->source, p->header.stream_id, now);
     if (!s)
       e->stats.streams_overflowed++;
+    else if (!follow_connection (e, s, p->connection)) {
+      s = NULL;
+      e->stats.stale_connection_packets++;
+    }
   }
   if (s) {
     /* a stream silent and empty for the record age starts afresh */
@@ -935,14 +972,8 @@ octo_engine_reset_stream (OctoEngine *e, guint64 source, guint16 stream_id)
 {
   Stream *s = lookup_stream (e, source, stream_id);
 
-  if (!s)
-    return;
-  forget_idle_records (e, s);
-  /* records with packets still queued keep deciding those packets, but no
-   * new packet finds them */
-  s->epoch++;
-  s->has_max_id = FALSE;
-  s->dropper_valid = 0;
+  if (s)
+    reset_stream (e, s);
 }
 
 guint64
@@ -956,7 +987,6 @@ octo_engine_queued_packets (const OctoEngine *e)
 {
   return e->n_slots - e->n_dead;
 }
-
 
 const OctoEngineStats *
 octo_engine_get_stats (const OctoEngine *e)

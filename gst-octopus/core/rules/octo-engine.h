@@ -37,6 +37,13 @@ typedef struct {
   guint32 size;         /* bytes counted against the buffer and the rate */
   gboolean tagged;      /* FALSE: not an Octopus packet, plain FIFO traffic */
   OctoHeader header;    /* valid when tagged */
+  /* The sender's connection id where the queue can see it (transport data
+   * packets), else 0.  A stream whose packets change connection id was
+   * restarted: it forgets its records at once (octo_engine_reset_stream),
+   * and late packets of the connections it replaced pass as plain FIFO
+   * traffic, so they can neither switch it back nor be judged by the new
+   * connection's decisions. */
+  guint32 connection;
 } OctoPacket;
 
 typedef enum {
@@ -70,6 +77,7 @@ typedef struct {
   guint64 messages_dropped[OCTO_DROP_N_REASONS][OCTO_N_PRIORITIES];
   guint64 untagged_packets;     /* passed as plain FIFO traffic */
   guint64 streams_overflowed;   /* tagged packets treated as FIFO: too many streams */
+  guint64 stale_connection_packets;     /* ... of a connection its stream replaced */
 } OctoEngineStats;
 
 OctoEngine *octo_engine_new (const OctoEngineConfig *config,

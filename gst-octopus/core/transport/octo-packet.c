@@ -161,6 +161,17 @@ octo_data_is_padding (const guint8 *data, gsize len)
       && pkt.frag_index == 0 && (pkt.info.flags & OCTO_MSG_FLAG_PADDING);
 }
 
+guint32
+octo_data_connection (const guint8 *data, gsize len)
+{
+  const guint8 *f = data + OCTO_WIRE_HEADER_LEN;
+
+  if (len < OCTO_DATA_PREFIX_LEN || (data[0] & OCTO_WIRE_MARKER_MASK) !=
+      OCTO_WIRE_MARKER || f[0] != OCTO_TRANSPORT_VERSION)
+    return 0;
+  return get_u32 (f + 4);
+}
+
 OctoDataParseResult
 octo_data_parse (const guint8 *data, gsize len, OctoDataPacket *out,
     OctoParseResult *header_result)

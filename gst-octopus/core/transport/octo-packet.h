@@ -121,6 +121,10 @@ OctoDataParseResult octo_data_parse (const guint8 *data, gsize len,
 
 /* TRUE if @data is a data packet of a padding message (a bandwidth probe). */
 gboolean octo_data_is_padding (const guint8 *data, gsize len);
+/* The connection id of a transport data packet (what a queue needs to tell
+ * a restarted sender from its predecessor at the same address), or 0 if
+ * @data is not a complete version-2 data packet prefix. */
+guint32 octo_data_connection (const guint8 *data, gsize len);
 
 /* TRUE if @data starts like a transport control packet (0x04..0x07). */
 static inline gboolean

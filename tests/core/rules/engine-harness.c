@@ -83,6 +83,7 @@ harness_packets (Harness *h, guint64 source, guint16 stream, guint32 msg_id,
     p.source = source;
     p.size = size;
     p.tagged = TRUE;
+    p.connection = h->connection;
     p.header.stream_id = stream;
     p.header.msg_id = msg_id;
     p.header.first = i == 0;

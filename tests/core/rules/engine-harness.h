@@ -16,6 +16,7 @@ typedef struct {
   OctoEngine *engine;
   GString *log;
   guint outstanding;            /* payloads not yet handed back */
+  guint32 connection;           /* the packets' connection id (0: none) */
 } Harness;
 
 Harness *harness_new (guint64 limit_bytes, OctoBwSource bw_source);

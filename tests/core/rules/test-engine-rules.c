@@ -476,6 +476,45 @@ test_reset_stream_forgets_records_at_once (void)
   harness_free (h);
 }
 
+/* A restarted sender is known by its new connection id at once, through
+ * any queue that sees the transport's fields: its first messages are judged
+ * afresh (not as older than the old connection's dropper, not by its
+ * decided records), while the old connection's queued packets keep their
+ * decisions; a late packet of the replaced connection is plain traffic and
+ * cannot switch the stream back. */
+static void
+test_new_connection_id_is_a_restart_at_once (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  h->connection = 0x1111;
+  harness_message (h, 0, 0, 1, 1, 100, &low, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &low, 0);
+  harness_message (h, 0, 0, 40, 1, 100, &d, 0);
+  harness_dequeue (h, 1, 1 * MS);
+  assert_log (h, "-0/1:dropper -0/2:dropper +0/40");
+
+  /* restarted 1 ms later: ids from 1 again, under a new connection id */
+  h->connection = 0x2222;
+  harness_message (h, 0, 0, 1, 1, 100, &low, 2 * MS);
+  harness_message (h, 0, 0, 2, 1, 100, &low, 2 * MS);
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "+0/1 +0/2");
+
+  /* a straggler of the old connection passes as plain traffic and leaves
+   * the new connection's state alone */
+  h->connection = 0x1111;
+  harness_message (h, 0, 0, 41, 1, 100, &d, 4 * MS);
+  h->connection = 0x2222;
+  harness_message (h, 0, 0, 3, 1, 100, &low, 4 * MS);
+  harness_dequeue (h, G_MAXUINT, 5 * MS);
+  assert_log (h, "+0/41 +0/3");
+  g_assert_cmpuint (octo_engine_get_stats (h->engine)->stale_connection_packets,
+      ==, 1);
+  harness_free (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -522,5 +561,7 @@ main (int argc, char **argv)
       test_late_packet_within_record_age_is_still_discarded);
   g_test_add_func ("/rules/reset-stream-forgets-records-at-once",
       test_reset_stream_forgets_records_at_once);
+  g_test_add_func ("/rules/new-connection-id-is-a-restart-at-once",
+      test_new_connection_id_is_a_restart_at_once);
   return g_test_run ();
 }
