@@ -618,6 +618,11 @@ GST_START_TEST (test_octopussvcdec_needs_no_caps_behind_octopussrc)
   /* the natural caps, without the layer count: not one frame per layer */
   assert_received_without_caps ("caps=video/x-vp9", "octopussvcenc codec=vp9 "
       "spatial-layers=3 bitrate=600000 speed=8", 2);
+  /* the typed default recommended for octopussrc: the stream says the rest */
+  assert_received_without_caps ("caps=" GST_OCTOPUS_MESSAGES_CAPS,
+      "octopussvcenc codec=vp9 spatial-layers=3 bitrate=600000 speed=8", 2);
+  assert_received_without_caps ("caps=" GST_OCTOPUS_MESSAGES_CAPS,
+      "octopussvcenc codec=vp8 temporal-layers=3 bitrate=600000 speed=8", 0);
 }
 
 GST_END_TEST;
