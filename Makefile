@@ -13,7 +13,7 @@ PREFIX ?= /usr
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build build-asan rtpgccbwe install env test demo demo-case3 demo-trace webrtc-demo live-eval bench experiments scenarios fuzz clean
+.PHONY: all deps build build-asan rtpgccbwe install env docs test demo demo-case3 demo-trace webrtc-demo live-eval bench experiments scenarios fuzz clean
 
 all: build
 
@@ -44,6 +44,11 @@ install: build
 # The line that makes this build's plugins found: eval "$$(make -s env)"
 env:
 	@scripts/gst-env.sh $(BUILD)
+
+# The plugin documentation cache, docs/plugins/gst_plugins_cache.json, from
+# the plugins as built (the test plugins-doc-cache checks it is current).
+docs: build
+	ninja -C $(BUILD) plugins-doc-cache
 
 build-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)

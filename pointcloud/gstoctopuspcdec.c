@@ -5,6 +5,7 @@
  * eval/octo-metrics, index = send order). */
 #include "gstoctopuspcdec.h"
 
+#include "gst/octopus/gstoctopusmeta.h"
 #include "gstoctopuspcenc.h"
 #include "octo-frame-log.h"
 #include "pc-layer.h"
@@ -40,7 +41,8 @@ GST_ELEMENT_REGISTER_DEFINE (octopuspcdec, "octopuspcdec", GST_RANK_NONE,
     GST_TYPE_OCTOPUS_PC_DEC);
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_OCTOPUS_PC_LAYER_CAPS));
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_OCTOPUS_PC_LAYER_CAPS "; " GST_OCTOPUS_MESSAGES_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (OCTO_PC_CAPS));
 

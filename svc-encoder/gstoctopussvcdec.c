@@ -12,7 +12,7 @@
  * were decoded).  Buffers without the meta are taken as one whole frame
  * each, in order.
  *
- * No caps are needed (octopussrc's default ANY caps send none): the stream
+ * No caps are needed (none, or GST_OCTOPUS_MESSAGES_CAPS): the stream
  * describes itself.  The codec is the one whose key frame the first
  * decodable buffer is; the output size is the display size a VP9 layer's
  * header carries (libvpx's SVC encoder writes the full size into every
@@ -86,7 +86,7 @@ GST_ELEMENT_REGISTER_DEFINE (octopussvcdec, "octopussvcdec", GST_RANK_NONE,
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS ("video/x-vp8; video/x-vp9"));
+    GST_STATIC_CAPS ("video/x-vp8; video/x-vp9; " GST_OCTOPUS_MESSAGES_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("video/x-raw, format = (string) I420"));
@@ -149,6 +149,11 @@ set_sink_caps (GstOctopusSvcDec *self, GstCaps *caps)
   gint spatial = 0, temporal = 0;
 
   reset_description (self);
+  if (gst_structure_has_name (s, GST_OCTOPUS_MESSAGES_CAPS)) {
+    /* as without caps: the first key frame says the codec */
+    g_clear_pointer (&self->decoder, svc_vpx_decoder_free);
+    return TRUE;
+  }
   gst_structure_get_int (s, "spatial-layers", &spatial);
   gst_structure_get_int (s, "temporal-layers", &temporal);
   self->spatial_layers = (guint) CLAMP (spatial, 0, 8);

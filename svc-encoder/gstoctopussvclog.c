@@ -36,9 +36,11 @@ GST_ELEMENT_REGISTER_DEFINE (octopussvclog, "octopussvclog", GST_RANK_NONE,
     GST_TYPE_OCTOPUS_SVC_LOG);
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-vp8; video/x-vp9"));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-vp8; video/x-vp9; "
+        GST_OCTOPUS_MESSAGES_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-vp8; video/x-vp9"));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-vp8; video/x-vp9; "
+        GST_OCTOPUS_MESSAGES_CAPS));
 
 static gboolean
 gst_octopus_svc_log_start (GstBaseTransform *trans)

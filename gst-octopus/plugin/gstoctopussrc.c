@@ -737,7 +737,10 @@ gst_octopus_src_get_caps (GstBaseSrc *bsrc, GstCaps *filter)
   GstCaps *caps;
 
   GST_OBJECT_LOCK (self);
-  caps = self->caps ? gst_caps_ref (self->caps) : gst_caps_new_any ();
+  /* Without the caps property: Octopus messages, their type unannounced
+   * (octopussvcdec and octopuspcdec learn it from the stream). */
+  caps = self->caps ? gst_caps_ref (self->caps)
+      : gst_caps_new_empty_simple (GST_OCTOPUS_MESSAGES_CAPS);
   GST_OBJECT_UNLOCK (self);
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, caps,
@@ -906,7 +909,9 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
           "The UDP port actually bound (after READY->PAUSED)", 0, 65535, 0,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_CAPS,
-      g_param_spec_boxed ("caps", "Caps", "Caps of the received messages",
+      g_param_spec_boxed ("caps", "Caps", "Caps of the received messages "
+          "(unset: " GST_OCTOPUS_MESSAGES_CAPS ", whose type octopussvcdec "
+          "and octopuspcdec learn from the stream)",
           GST_TYPE_CAPS, rw));
   g_object_class_install_property (gobject_class, PROP_BUFFER_SIZE,
       g_param_spec_int ("buffer-size", "Socket buffer size",

@@ -542,8 +542,9 @@ GST_START_TEST (test_octopussvcdec_vp8_skips_frames_with_lost_references)
 
 GST_END_TEST;
 
-/* The first SVC receiver a user writes: octopussrc (default ANY caps, so
- * no caps event) ! octopussvcdec, no caps written by hand.  A live VP9
+/* The first SVC receiver a user writes: octopussrc (default caps
+ * application/x-octopus, the type unannounced) ! octopussvcdec, no caps
+ * written by hand.  A live VP9
  * 3 SL x 3 TL stream over loopback comes out at the source's full size and
  * rate, each frame decoded up to its top layer. */
 static void
@@ -618,6 +619,11 @@ GST_START_TEST (test_octopussvcdec_needs_no_caps_behind_octopussrc)
   /* the natural caps, without the layer count: not one frame per layer */
   assert_received_without_caps ("caps=video/x-vp9", "octopussvcenc codec=vp9 "
       "spatial-layers=3 bitrate=600000 speed=8", 2);
+  /* the typed default recommended for octopussrc: the stream says the rest */
+  assert_received_without_caps ("caps=" GST_OCTOPUS_MESSAGES_CAPS,
+      "octopussvcenc codec=vp9 spatial-layers=3 bitrate=600000 speed=8", 2);
+  assert_received_without_caps ("caps=" GST_OCTOPUS_MESSAGES_CAPS,
+      "octopussvcenc codec=vp8 temporal-layers=3 bitrate=600000 speed=8", 0);
 }
 
 GST_END_TEST;

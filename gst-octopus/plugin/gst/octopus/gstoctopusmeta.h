@@ -93,6 +93,12 @@ void gst_octopus_meta_to_core (const GstOctopusMeta *meta,
 void gst_octopus_meta_from_core (GstOctopusMeta *meta,
     const OctoHeader *header, const OctoMsgInfo *info);
 
+/* Octopus messages of a type the stream does not announce (one buffer per
+ * message, GstOctopusMeta on each): what octopussrc receives unless its
+ * caps property says more; octopussvcdec and octopuspcdec learn the rest
+ * from the stream. */
+#define GST_OCTOPUS_MESSAGES_CAPS "application/x-octopus"
+
 /* The upstream event octopussink sends when its bandwidth estimate changes,
  * so encoders and sources can re-choose their rate (per GoP). */
 #define GST_OCTOPUS_BANDWIDTH_EVENT_NAME "GstOctopusBandwidth"
