@@ -106,11 +106,14 @@ run_shell (const gchar *const *command, int echo_fd, gchar **out_text,
       &error);
   g_assert_no_error (error);
 
-  /* bounded: the probe gives up after about 5 s */
-  for (guint t = 0; t < 3000; t++) {
-    struct pollfd p[2] = { { .fd = out_fd, .events = POLLIN },
+  /* bounded by time, not by polls: once the shim's output is closed, poll
+   * returns at once (the probe itself gives up after about 5 s) */
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  gboolean out_open = TRUE, exited = FALSE;
+  while (!exited && g_get_monotonic_time () < deadline) {
+    struct pollfd p[2] = { { .fd = out_open ? out_fd : -1, .events = POLLIN },
       { .fd = echo_fd, .events = POLLIN } };
-    if (poll (p, echo_fd >= 0 ? 2 : 1, 10) > 0) {
+    if (poll (p, 2, 10) > 0) {
       gchar buf[4096];
       struct sockaddr_in from;
       socklen_t from_len = sizeof from;
@@ -119,6 +122,8 @@ run_shell (const gchar *const *command, int echo_fd, gchar **out_text,
         n = read (out_fd, buf, sizeof buf);
         if (n > 0)
           g_string_append_len (out, buf, n);
+        else
+          out_open = FALSE;
       }
       if (echo_fd >= 0 && (p[1].revents & POLLIN) &&
           (n = recvfrom (echo_fd, buf, sizeof buf, 0,
@@ -126,9 +131,9 @@ run_shell (const gchar *const *command, int echo_fd, gchar **out_text,
         sendto (echo_fd, buf, (gsize) n, 0, (struct sockaddr *) &from,
             from_len);
     }
-    if (waitpid (pid, &wstatus, WNOHANG) == pid)
-      break;
+    exited = waitpid (pid, &wstatus, WNOHANG) == pid;
   }
+  g_assert_true (exited);
   g_assert_true (WIFEXITED (wstatus));
   gchar buf[4096];
   gssize n;
