@@ -230,6 +230,53 @@ def goal_lines(records):
     return lines
 
 
+# issue 18's simulated goals, per trace and RTT: Octopus against the Oracle
+# (tail metric, SQI, utilisation bounds), case 1 also against the best
+# endpoint baseline, case 2 also against OctoBBR (no regression)
+ORACLE_GOALS = {1: ("p99_aoi_ms", 1.25, 0.95, 0.85), 2: ("p99_latency_ms", 1.25, 0.95, 0.85)}
+
+
+def oracle_lines(records):
+    """Octopus against the Oracle per trace and RTT: what `make experiments`
+    prints after the endpoint goals."""
+    lines = []
+    for case, (key, tail, sqi, util) in ORACLE_GOALS.items():
+        recs = [r for r in records if r["case"] == case]
+        for trace, rtt in sorted({(r["trace"], r["rtt_ms"]) for r in recs}):
+            runs = [r for r in recs if r["trace"] == trace and r["rtt_ms"] == rtt]
+            ratios = {k: matched_means(runs, "octopus", "oracle", k)
+                      for k in (key, "sqi_ssim", "utilization")}
+            if any(not o or not b for o, b, _ in ratios.values()):
+                continue
+            checks = [(f"{key} {ratios[key][0]:.0f}", ratios[key][0] / ratios[key][1], "<=", tail),
+                      ("SQI", ratios["sqi_ssim"][0] / ratios["sqi_ssim"][1], ">=", sqi),
+                      ("utilisation", ratios["utilization"][0] / ratios["utilization"][1],
+                       ">=", util)]
+            extra = ""
+            if case == 1:
+                present = [s for s in ENDPOINT if any(r["scheme"] == s for r in runs)]
+                base = [matched_means(runs, "octopus", s, key)[1] for s in present]
+                base = [b for b in base if b]
+                if base:
+                    bound = max(0.67 * min(base), 1.1 * ratios[key][1])
+                    ok = ratios[key][0] <= bound
+                    extra = f"; {key} <= {bound:.0f} (0.67x best endpoint or 1.1x Oracle): " \
+                            f"{'met' if ok else 'MISSED'}"
+            if case == 2:
+                o, b, _ = matched_means(runs, "octopus", "octobbr", key)
+                qo, qb, _ = matched_means(runs, "octopus", "octobbr", "sqi_ssim")
+                if o and b and qo and qb:
+                    ok = o / b <= 0.39 and qo / qb >= 0.96
+                    extra = f"; vs OctoBBR p99 {o / b:.2f}x (<= 0.39) SQI {qo / qb:.2f}x " \
+                            f"(>= 0.96): {'met' if ok else 'MISSED'}"
+            parts = [f"{name} {ratio:.2f}x ({op} {bound}): "
+                     f"{'met' if (ratio <= bound if op == '<=' else ratio >= bound) else 'MISSED'}"
+                     for name, ratio, op, bound in checks]
+            lines.append(f"case {case} {trace} {rtt} ms, Octopus / Oracle: " + ", ".join(parts)
+                         + extra)
+    return lines
+
+
 def scenario_plot(records, case, scenario, out):
     """Figs. 12/14 style: p99 latency vs SQI-SSIM, one marker per scheme
     (per stream in the two-stream scenario), means over the runs."""
@@ -351,7 +398,7 @@ def main():
     parts.append(runs_table(everything, run_dirs(out)))
     with open(os.path.join(out, "index.html"), "w") as f:
         f.write("\n".join(parts) + "\n")
-    for line in goal_lines(records):
+    for line in goal_lines(records) + oracle_lines(records):
         print(line)
     print(f"report: {os.path.join(out, 'index.html')}")
 

@@ -39,7 +39,7 @@ static GOptionEntry entries[] = {
       "Constant-rate cross traffic through the bottleneck queue, Mbit/s "
       "(default 0: none)", "MBPS"},
   {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
-      "Directory for frames.csv, summary.json, details.json, inputs.json "
+      "Directory for frames.csv, summary.json, details.json, series.csv, inputs.json "
       "and the sent/received logs octo-metrics reads",
       "DIR"},
   {"trace-label", 0, 0, G_OPTION_ARG_STRING, &trace_label,
@@ -163,6 +163,8 @@ write_outputs (const gchar *dir, const SimResult *result,
           error)
       && sim_output_write (dir, "received.csv",
           sim_output_received_log (result), error)
+      && (!result->series_csv || sim_output_write (dir, "series.csv",
+              g_strdup (result->series_csv), error))
       && sim_output_write (dir, "inputs.json", inputs_json (), error);
 }
 

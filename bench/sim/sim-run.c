@@ -11,6 +11,8 @@
 #define ORACLE_WINDOW (50 * OCTO_MSECOND)
 /* app streams in one run: the two-streams scenario's */
 #define MAX_STREAMS 2
+/* series.csv: one row per interval */
+#define SERIES_INTERVAL (100 * OCTO_MSECOND)
 
 typedef struct {
   const SimRunConfig *config;
@@ -21,6 +23,8 @@ typedef struct {
   guint64 next_frame;
   const OctoTrace *down_trace;
   OctoTime next_oracle;
+  OctoTime next_series;
+  GString *series;
   SimStream streams[MAX_STREAMS];
   guint n_streams;
   guint n_flows;                /* in the world: streams and others */
@@ -74,6 +78,30 @@ update_oracle (Run *run, OctoTime now)
       MAX (capacity_between (run->down_trace, now, ORACLE_WINDOW), 1));
 }
 
+/* One row of series.csv: what the first stream's sender believed over the
+ * last interval next to what the link offered, and both queues. */
+static void
+add_series_row (Run *run, OctoTime now)
+{
+  OctoSender *sender = sim_world_sender (run->world);
+  OctoSenderStats st;
+  OctoTime from = now - SERIES_INTERVAL;
+
+  if (!sender)
+    return;
+  octo_sender_get_stats (sender, &st);
+  g_string_append_printf (run->series, "%" G_GUINT64_FORMAT ",%"
+      G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
+      G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
+      G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%u,%s\n", now / OCTO_MSECOND,
+      capacity_between (run->down_trace, from, SERIES_INTERVAL),
+      st.session.bandwidth, st.session.pacing_rate, st.session.cwnd,
+      st.session.inflight, st.session.srtt / OCTO_USECOND,
+      (guint64) st.session.queued_bytes,
+      (guint64) octo_qdisc_queued_bytes (sim_world_down_queue (run->world)),
+      sim_stream_level (&run->streams[0]), st.session.state);
+}
+
 static OctoTime
 app (SimWorld *world, OctoTime now, gpointer user_data)
 {
@@ -81,6 +109,11 @@ app (SimWorld *world, OctoTime now, gpointer user_data)
   OctoTime next;
 
   (void) world;
+  while (now >= run->next_series && run->next_series <= run->end) {
+    if (run->next_series > 0)
+      add_series_row (run, run->next_series);
+    run->next_series += SERIES_INTERVAL;
+  }
   if (run->scheme->oracle && now >= run->next_oracle) {
     update_oracle (run, now);
     run->next_oracle += ORACLE_SLOT;
@@ -98,6 +131,8 @@ app (SimWorld *world, OctoTime now, gpointer user_data)
     next = OCTO_TIME_NONE;
   for (guint i = 0; i < run->n_streams; i++)
     next = MIN (next, sim_stream_run (&run->streams[i], now));
+  if (run->next_series <= run->end)
+    next = MIN (next, run->next_series);
   return run->scheme->oracle ? MIN (next, run->next_oracle) : next;
 }
 
@@ -229,6 +264,9 @@ sim_run (const SimRunConfig *config, GError **error)
   for (guint i = 0; i < run.n_streams; i++)
     sim_stream_start (&run.streams[i], run.world);
   run.end = (OctoTime) config->duration_s * OCTO_SECOND;
+  run.series = g_string_new ("time_ms,capacity_bps,estimate_bps,pacing_bps,"
+      "cwnd_bytes,inflight_bytes,srtt_us,send_queued_bytes,"
+      "network_queued_bytes,level,state\n");
   sim_world_set_app (run.world, app, &run, 0);
   sim_world_run_until (run.world, run.end);
   for (guint i = 0; i < run.n_streams; i++)
@@ -240,6 +278,8 @@ sim_run (const SimRunConfig *config, GError **error)
   }
   r = run.streams[0].result;
   run.streams[0].result = NULL;
+  r->series_csv = g_string_free (run.series, FALSE);
+  run.series = NULL;
   if (run.n_streams == 2) {
     r->second = run.streams[1].result;
     run.streams[1].result = NULL;
@@ -249,6 +289,8 @@ out:
   for (guint i = 0; i < run.n_streams; i++)
     sim_stream_clear (&run.streams[i]);
   sim_world_free (run.world);
+  if (run.series)
+    g_string_free (run.series, TRUE);
   octo_trace_free (down);
   octo_trace_free (up);
   octo_trace_free (legacy);
@@ -265,6 +307,7 @@ sim_result_free (SimResult *r)
   g_free (r->outcomes);
   g_free (r->levels);
   g_free (r->temporal_layers);
+  g_free (r->series_csv);
   g_free (r);
 }
 

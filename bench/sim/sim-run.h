@@ -71,6 +71,9 @@ struct _SimResult {
   /* link bytes of every other flow (a competing transfer, another
    * stream) that crossed the bottleneck before the drain */
   guint64 other_delivered_bytes;
+  /* every 100 ms: capacity, the sender's estimate, pacing rate, window,
+   * queues and the app's level (series.csv) */
+  gchar *series_csv;
   SimResult *second;            /* TWO_STREAMS: the other stream's result */
 };
 

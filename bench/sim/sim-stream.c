@@ -472,6 +472,13 @@ single_layer_refs (OctoFrameRecord *frames, guint n)
   }
 }
 
+guint
+sim_stream_level (const SimStream *st)
+{
+  return st->levels->len ?
+      g_array_index (st->levels, guint, st->levels->len - 1) : 0;
+}
+
 void
 sim_stream_finish (SimStream *st, OctoTime end)
 {

@@ -64,6 +64,8 @@ void sim_stream_submit_frame (SimStream *st, OctoTime now);
 /* When the endpoint's transport feedback needs running (GCC), or
  * OCTO_TIME_NONE. */
 OctoTime sim_stream_run (SimStream *st, OctoTime now);
+/* The level of the newest frame (0 before the first). */
+guint sim_stream_level (const SimStream *st);
 /* Computes the metrics of the run that ended at @end into st->result. */
 void sim_stream_finish (SimStream *st, OctoTime end);
 /* Frees everything but a result taken out of st->result. */

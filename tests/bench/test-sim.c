@@ -1,5 +1,6 @@
 /* The simulator: deterministic, and its Oracle keeps the network queue
  * empty while delivering everything it sends. */
+#include <math.h>
 #include <string.h>
 
 #include "link/octo-trace.h"
@@ -250,6 +251,37 @@ test_oracle_keeps_network_queue_empty_and_delivers_what_it_sends (void)
   sim_result_free (r);
 }
 
+/* series.csv: a row every 100 ms up to the end, whose capacities add up
+ * to what the link offered over the run. */
+static void
+test_series_rows_cover_the_run (void)
+{
+  SimResult *r = run_case (2, "octopus", "mot17-10-quality.trace", 5);
+  gchar **lines = g_strsplit (r->series_csv, "\n", -1);
+  guint rows = g_strv_length (lines) - 2;       /* header, trailing "" */
+  gdouble capacity_bits = 0;
+  gchar **last = NULL;
+
+  g_assert_true (g_str_has_prefix (lines[0], "time_ms,capacity_bps,"
+          "estimate_bps,"));
+  g_assert_cmpuint (rows, ==, 50);
+  for (guint i = 1; i <= rows; i++) {
+    gchar **f = g_strsplit (lines[i], ",", -1);
+    g_assert_cmpuint (g_strv_length (f), ==, 11);
+    g_assert_cmpuint (g_ascii_strtoull (f[0], NULL, 10), ==, 100 * i);
+    capacity_bits += g_ascii_strtod (f[1], NULL) / 10;
+    g_strfreev (last);
+    last = f;
+  }
+  g_assert_cmpfloat (fabs (capacity_bits / 8 - r->capacity_bytes), <=,
+      0.01 * r->capacity_bytes);
+  g_assert_cmpuint (g_ascii_strtoull (last[2], NULL, 10), >, 0);
+  g_assert_cmpstr (last[10], ==, "probe-bw");
+  g_strfreev (last);
+  g_strfreev (lines);
+  sim_result_free (r);
+}
+
 /* 2 Mbit/s of plain cross traffic shares the bottleneck: it is carried at
  * its rate (its packets are FIFO traffic to every queue) and leaves the
  * stream less of the link. */
@@ -314,6 +346,8 @@ main (int argc, char **argv)
       test_identical_inputs_give_identical_results);
   g_test_add_func ("/sim/oracle-queue-empty",
       test_oracle_keeps_network_queue_empty_and_delivers_what_it_sends);
+  g_test_add_func ("/sim/series-rows-cover-the-run",
+      test_series_rows_cover_the_run);
   g_test_add_func ("/sim/cross-traffic",
       test_cross_traffic_shares_the_bottleneck);
   g_test_add_func ("/sim/baselines-deterministic",

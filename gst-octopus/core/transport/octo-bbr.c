@@ -123,6 +123,16 @@ min_pipe_cwnd (const OctoBbr *b)
   return (guint64) OCTO_BBR_MIN_PIPE_PACKETS * b->config.mss;
 }
 
+/* PROBE_RTT's window: half the BDP, as BBRv2/v3 (draft-ietf-ccwg-bbr's
+ * ProbeRTTCwndGain), not BBRv1's 4 packets: a real-time sender keeps
+ * sending while the queue drains, and enough packets stay in flight for
+ * the packet threshold to detect a loss without waiting for the timer. */
+static guint64
+probe_rtt_cwnd (const OctoBbr *b)
+{
+  return MAX (bdp_bytes (b, OCTO_BBR_PROBE_RTT_CWND_GAIN), min_pipe_cwnd (b));
+}
+
 static void
 set_pacing_rate_with_gain (OctoBbr *b, gdouble gain)
 {
@@ -298,7 +308,7 @@ check_probe_rtt (OctoBbr *b, guint64 delivered, guint64 inflight, OctoTime now)
     b->probe_rtt_done_stamp = 0;
   }
   if (b->mode == OCTO_BBR_PROBE_RTT) {
-    if (b->probe_rtt_done_stamp == 0 && inflight <= min_pipe_cwnd (b)) {
+    if (b->probe_rtt_done_stamp == 0 && inflight <= probe_rtt_cwnd (b)) {
       b->probe_rtt_done_stamp = now + OCTO_BBR_PROBE_RTT_TIME;
       b->probe_rtt_round_done = FALSE;
       b->next_round_delivered = delivered;
@@ -361,7 +371,7 @@ set_cwnd (OctoBbr *b, const OctoRateSample *rs, guint64 delivered)
     b->cwnd += rs->newly_acked;
   b->cwnd = MAX (b->cwnd, min_pipe_cwnd (b));
   if (b->mode == OCTO_BBR_PROBE_RTT && b->config.algorithm == OCTO_CC_BBR)
-    b->cwnd = MIN (b->cwnd, min_pipe_cwnd (b));
+    b->cwnd = MIN (b->cwnd, probe_rtt_cwnd (b));
 }
 
 void

@@ -40,6 +40,7 @@ const gchar *octo_bbr_mode_to_string (OctoBbrMode mode);
 #define OCTO_BBR_MIN_RTT_WINDOW (10 * OCTO_SECOND)
 #define OCTO_BBR_PROBE_RTT_TIME (200 * OCTO_MSECOND)
 #define OCTO_BBR_MIN_PIPE_PACKETS 4
+#define OCTO_BBR_PROBE_RTT_CWND_GAIN 0.5
 #define OCTO_BBR_INITIAL_PACKETS 10
 #define OCTO_BBR_FULL_BW_GROWTH 1.25
 #define OCTO_BBR_FULL_BW_ROUNDS 3

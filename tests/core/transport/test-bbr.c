@@ -111,8 +111,9 @@ reach_probe_bw (Script *s)
   g_assert_cmpint (octo_bbr_mode (s->bbr), ==, OCTO_BBR_PROBE_BW);
 }
 
-/* No RTT sample at or below min_rtt for 10 s: PROBE_RTT with a 4-packet
- * window for 200 ms and a round, then back to PROBE_BW. */
+/* No RTT sample at or below min_rtt for 10 s: PROBE_RTT with a window of
+ * half the BDP (BBRv2/v3, not BBRv1's 4 packets) for 200 ms and a round,
+ * then back to PROBE_BW. */
 static void
 test_probe_rtt_after_min_rtt_expires (void)
 {
@@ -120,22 +121,33 @@ test_probe_rtt_after_min_rtt_expires (void)
   script_init (&s, OCTO_CC_BBR);
   reach_probe_bw (&s);
   OctoTime last_min = s.now;
+  OctoTime longer = RTT + 10 * OCTO_MSECOND;
+  /* the expired minimum is replaced by the newest sample */
+  guint64 half_bdp = BW * longer / 8 / OCTO_SECOND / 2;        /* 45000 */
 
-  while (s.now + RTT + 10 * OCTO_MSECOND <= last_min + OCTO_BBR_MIN_RTT_WINDOW) {
-    ack (&s, BW, RTT + 10 * OCTO_MSECOND, BDP);
+  while (s.now + longer <= last_min + OCTO_BBR_MIN_RTT_WINDOW) {
+    ack (&s, BW, longer, BDP);
     g_assert_cmpint (octo_bbr_mode (s.bbr), !=, OCTO_BBR_PROBE_RTT);
   }
-  ack (&s, BW, RTT + 10 * OCTO_MSECOND, BDP);
+  ack (&s, BW, longer, BDP);
   g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
-  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, 4 * MSS);
+  g_assert_cmpuint (octo_bbr_min_rtt (s.bbr), ==, longer);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, half_bdp);
+  assert_rate (octo_bbr_pacing_rate (s.bbr), BW);
 
-  /* Inflight down to the minimal pipe: the 200 ms clock starts. */
-  ack (&s, BW, RTT, 4 * MSS);
+  /* Still above half the BDP in flight: the 200 ms clock has not started. */
+  for (guint i = 0; i < 6; i++)
+    ack (&s, BW, longer, half_bdp + MSS);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, half_bdp);
+
+  /* Inflight down to half the BDP: 200 ms and a round later it is over. */
+  ack (&s, BW, longer, half_bdp);
   g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
   for (guint i = 0; i < 5 && octo_bbr_mode (s.bbr) == OCTO_BBR_PROBE_RTT; i++)
-    ack (&s, BW, RTT, 4 * MSS);
+    ack (&s, BW, longer, half_bdp);
   g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
-  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), >, 4 * MSS);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), >, half_bdp);
   octo_bbr_free (s.bbr);
 }
 
