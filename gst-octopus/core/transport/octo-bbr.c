@@ -72,6 +72,9 @@ struct _OctoBbr {
   gboolean probe_rtt_round_done;
   guint64 prior_cwnd;
   gboolean idle_restart;
+  /* after a loss timeout, until a packet sent after it is acked */
+  gboolean in_timeout_recovery;
+  guint64 recovery_seq;
 
   guint64 pacing_rate;
   guint64 cwnd;
@@ -364,6 +367,16 @@ set_cwnd (OctoBbr *b, const OctoRateSample *rs, guint64 delivered)
 {
   guint64 target = target_inflight (b, b->cwnd_gain);
 
+  if (b->in_timeout_recovery) {
+    if (rs->newly_acked == 0 || rs->last_acked_seq <= b->recovery_seq) {
+      /* packet conservation: one out for each one delivered */
+      b->cwnd = MAX (b->cwnd + rs->newly_acked, min_pipe_cwnd (b));
+      return;
+    }
+    b->in_timeout_recovery = FALSE;
+    b->cwnd = MAX (b->cwnd, b->prior_cwnd);
+  }
+
   if (b->filled_pipe)
     b->cwnd = MIN (b->cwnd + rs->newly_acked, target);
   else if (b->cwnd < target ||
@@ -398,6 +411,19 @@ octo_bbr_on_ack (OctoBbr *b, const OctoRateSample *rs, guint64 delivered,
     check_probe_rtt (b, delivered, inflight, now);
   set_pacing_rate_with_gain (b, b->pacing_gain);
   set_cwnd (b, rs, delivered);
+}
+
+void
+octo_bbr_on_timeout (OctoBbr *b, guint64 inflight, OctoTime now)
+{
+  (void) now;
+  if (!b->in_timeout_recovery) {
+    b->prior_cwnd = b->mode == OCTO_BBR_PROBE_RTT ?
+        MAX (b->prior_cwnd, b->cwnd) : b->cwnd;
+    b->in_timeout_recovery = TRUE;
+  }
+  b->recovery_seq = b->last_sent_seq;
+  b->cwnd = inflight + b->config.mss;
 }
 
 guint64

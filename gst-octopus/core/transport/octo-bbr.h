@@ -73,6 +73,15 @@ void octo_bbr_on_send (OctoBbr *bbr, guint64 seq, guint64 inflight,
 void octo_bbr_on_ack (OctoBbr *bbr, const OctoRateSample *rs,
     guint64 delivered, guint64 inflight, OctoTime now);
 
+/* Packets sent before @now timed out with no ACK (the loss timer, as TCP's
+ * RTO): the window falls to @inflight (what is still out) plus one packet,
+ * as Linux's tcp_enter_loss does under BBR, and grows by what is delivered
+ * until a packet sent after the timeout is acked; then the window before it
+ * is restored.  A sender facing a link that stopped (a cellular outage)
+ * stops feeding the network queue, and what it holds waits in its own
+ * buffer, where the dropping rules keep only what is still worth sending. */
+void octo_bbr_on_timeout (OctoBbr *bbr, guint64 inflight, OctoTime now);
+
 guint64 octo_bbr_pacing_rate (const OctoBbr *bbr);
 guint64 octo_bbr_cwnd (const OctoBbr *bbr);
 /* The bottleneck-bandwidth estimate; OCTO_BW_UNKNOWN before any sample. */

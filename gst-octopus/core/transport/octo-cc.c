@@ -38,6 +38,12 @@ bbr_on_ack (OctoCc *cc, const OctoRateSample *rs, guint64 delivered,
   octo_bbr_on_ack (((BbrCc *) cc)->bbr, rs, delivered, inflight, now);
 }
 
+static void
+bbr_on_timeout (OctoCc *cc, guint64 inflight, OctoTime now)
+{
+  octo_bbr_on_timeout (((BbrCc *) cc)->bbr, inflight, now);
+}
+
 static guint64
 bbr_pacing_rate (const OctoCc *cc)
 {
@@ -81,6 +87,7 @@ static const OctoCcOps bbr_ops = {
   .free = bbr_free,
   .on_send = bbr_on_send,
   .on_ack = bbr_on_ack,
+  .on_timeout = bbr_on_timeout,
   .pacing_rate = bbr_pacing_rate,
   .bandwidth = bbr_bandwidth,
   .cwnd = bbr_cwnd,

@@ -33,6 +33,9 @@ typedef struct {
    * NULL: not needed. */
   void (*on_ack) (OctoCc *cc, const OctoRateSample *rs, guint64 delivered,
       guint64 inflight, OctoTime now);
+  /* Packets timed out with no ACK (octo_flight_on_timer), @inflight
+   * bytes still out; NULL: not needed. */
+  void (*on_timeout) (OctoCc *cc, guint64 inflight, OctoTime now);
   guint64 (*pacing_rate) (const OctoCc *cc);
   /* OCTO_BW_UNKNOWN before the first estimate. */
   guint64 (*bandwidth) (const OctoCc *cc);

@@ -161,8 +161,13 @@ octo_send_path_on_timer (OctoSendPath *path, OctoTime now)
   OctoTime hold_back = octo_send_path_hold_back (path);
 
   /* The flight's clock runs the hold-back behind. */
-  return !before_feedback (path) && octo_flight_on_timer (path->flight,
-      now > hold_back ? now - hold_back : 0) > 0;
+  if (before_feedback (path) || octo_flight_on_timer (path->flight,
+          now > hold_back ? now - hold_back : 0) == 0)
+    return FALSE;
+  if (path->cc->ops->on_timeout)
+    path->cc->ops->on_timeout (path->cc,
+        octo_flight_inflight (path->flight), now);
+  return TRUE;
 }
 
 static OctoTime

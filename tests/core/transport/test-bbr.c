@@ -151,6 +151,54 @@ test_probe_rtt_after_min_rtt_expires (void)
   octo_bbr_free (s.bbr);
 }
 
+/* A loss timeout (no ACK for 3 sRTT: a link that stopped) cuts the window
+ * to what is still out plus one packet; ACKs of packets sent before it grow
+ * the window by what they deliver; the first ACK of a packet sent after it
+ * restores the window from before. */
+static void
+test_loss_timeout_shrinks_window_until_a_newer_ack (void)
+{
+  Script s;
+  OctoRateSample rs = { 0 };
+  script_init (&s, OCTO_CC_BBR);
+  reach_probe_bw (&s);
+  for (guint i = 0; i < 20; i++)
+    ack (&s, BW, RTT, BDP);
+  guint64 before = octo_bbr_cwnd (s.bbr);
+  g_assert_cmpuint (before, ==, 2 * BDP + 3 * MSS);
+
+  /* 10 packets sent after the last ACK; all but 2 time out */
+  for (guint i = 0; i < 10; i++)
+    octo_bbr_on_send (s.bbr, ++s.seq, (i + 1) * MSS, FALSE, s.now);
+  s.now += 3 * RTT;
+  octo_bbr_on_timeout (s.bbr, 2 * MSS, s.now);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, 3 * MSS);
+  /* a second timeout with nothing left out: one packet */
+  octo_bbr_on_timeout (s.bbr, 0, s.now);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, MSS);
+  assert_rate (octo_bbr_bandwidth (s.bbr), BW);
+
+  /* a late ACK of a packet from before the timeout: packet conservation,
+   * but never below the minimal pipe */
+  rs.newly_acked = MSS;
+  rs.rtt = 4 * RTT;
+  rs.last_acked_seq = s.seq - 1;
+  rs.prior_delivered = s.delivered;
+  s.delivered += MSS;
+  octo_bbr_on_ack (s.bbr, &rs, s.delivered, MSS, s.now);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, 4 * MSS);
+  rs.last_acked_seq = s.seq;
+  rs.prior_delivered = s.delivered;
+  s.delivered += MSS;
+  octo_bbr_on_ack (s.bbr, &rs, s.delivered, 0, s.now);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, 5 * MSS);
+
+  /* a packet sent after the timeout is acked: the old window is back */
+  ack (&s, BW, RTT, 2 * MSS);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, before);
+  octo_bbr_free (s.bbr);
+}
+
 static void
 test_delay_bbr_uses_gentle_gain_cycle (void)
 {
@@ -206,6 +254,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/transport/bbr/startup-drain-probe-bw",
       test_startup_drain_probe_bw);
+  g_test_add_func ("/transport/bbr/loss-timeout-shrinks-window",
+      test_loss_timeout_shrinks_window_until_a_newer_ack);
   g_test_add_func ("/transport/bbr/probe-rtt-after-min-rtt-expires",
       test_probe_rtt_after_min_rtt_expires);
   g_test_add_func ("/transport/delay-bbr/uses-gentle-gain-cycle",
