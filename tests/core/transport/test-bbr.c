@@ -199,6 +199,64 @@ test_loss_timeout_shrinks_window_until_a_newer_ack (void)
   octo_bbr_free (s.bbr);
 }
 
+/* One round trip of a backlogged sender on a link of @rate whose ACKs come
+ * in one batch: the sample is the link's rate whatever the batching. */
+static void
+ack_round (Script *s, guint64 rate, gboolean app_limited)
+{
+  OctoRateSample rs = { 0 };
+  guint64 inflight = rate * RTT / 8 / OCTO_SECOND;
+
+  octo_bbr_on_send (s->bbr, ++s->seq, inflight, FALSE, s->now);
+  s->now += RTT;
+  rs.delivery_rate = rate;
+  rs.is_app_limited = app_limited;
+  rs.rtt = RTT;
+  rs.newly_acked = inflight;
+  rs.prior_delivered = s->delivered;
+  rs.last_acked_seq = s->seq;
+  rs.interval = RTT;
+  rs.delivered = inflight;
+  s->delivered += inflight;
+  octo_bbr_on_ack (s->bbr, &rs, s->delivered, inflight, s->now);
+}
+
+/* Capacity halves: the max filter holds the old rate for its window of 10
+ * round trips and then follows the link exactly; the pacing rate is the
+ * estimate times the phase's gain throughout.  Capacity comes back while
+ * the app sends less than the estimate (app-limited samples): those never
+ * lower it, and a sample above it (a probe that got through) raises it at
+ * once. */
+static void
+test_capacity_step_down_then_up (void)
+{
+  Script s;
+  guint rounds = 0;
+
+  script_init (&s, OCTO_CC_BBR);
+  reach_probe_bw (&s);
+  for (guint i = 0; i < 20; i++)
+    ack_round (&s, BW, FALSE);
+  g_assert_cmpuint (octo_bbr_bandwidth (s.bbr), ==, BW);
+
+  while (octo_bbr_bandwidth (s.bbr) == BW && rounds < 30) {
+    ack_round (&s, BW / 2, FALSE);
+    rounds++;
+    assert_rate (octo_bbr_pacing_rate (s.bbr),
+        octo_bbr_pacing_gain (s.bbr) * octo_bbr_bandwidth (s.bbr));
+  }
+  g_assert_cmpuint (rounds, ==, OCTO_BBR_BW_WINDOW_ROUNDS + 1);
+  g_assert_cmpuint (octo_bbr_bandwidth (s.bbr), ==, BW / 2);
+
+  for (guint i = 0; i < 3 * OCTO_BBR_BW_WINDOW_ROUNDS; i++) {
+    ack_round (&s, BW / 4, TRUE);
+    g_assert_cmpuint (octo_bbr_bandwidth (s.bbr), ==, BW / 2);
+  }
+  ack_round (&s, BW / 2 * 5 / 4, TRUE);
+  g_assert_cmpuint (octo_bbr_bandwidth (s.bbr), ==, BW / 2 * 5 / 4);
+  octo_bbr_free (s.bbr);
+}
+
 static void
 test_delay_bbr_uses_gentle_gain_cycle (void)
 {
@@ -254,6 +312,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/transport/bbr/startup-drain-probe-bw",
       test_startup_drain_probe_bw);
+  g_test_add_func ("/transport/bbr/capacity-step-down-then-up",
+      test_capacity_step_down_then_up);
   g_test_add_func ("/transport/bbr/loss-timeout-shrinks-window",
       test_loss_timeout_shrinks_window_until_a_newer_ack);
   g_test_add_func ("/transport/bbr/probe-rtt-after-min-rtt-expires",
