@@ -43,7 +43,12 @@ the network (or octopusrtpsender's send buffer) dropped: a message the rules
 may drop must never be retransmitted; the rtpsession sends RTCP (receiver
 reports, and transport-cc feedback where negotiated) at least every
 --rtcp-interval-ms (20 ms; GStreamer's default is 5 s) with 50 kB/s of RTCP
-bandwidth.  Only the codec's own loss handling differs: the depayloader asks
+bandwidth.  --twcc-interval-ms N sends transport-cc feedback every N ms
+whatever the RTP markers (GStreamer 1.22 otherwise sends it per marker, so a
+queue that drops the packet with the marker delays the feedback to the next
+one; libwebrtc's receivers send it every 50-250 ms).  It is off by default
+until measured on a quiet machine: at 50 ms, two GCC calls on a loaded
+machine lagged by seconds (see docs/design.md §5).  Only the codec's own loss handling differs: the depayloader asks
 for key frames (PLI) and waits for one after a loss for single-layer VP8,
 which cannot decode past a lost frame.
 
@@ -597,6 +602,10 @@ class Receiver:
             element.set_property("rtcp-min-interval",
                                  self.args.rtcp_interval_ms * Gst.MSECOND)
             element.set_property("rtcp-rr-bandwidth", RTCP_RR_BYTES_PER_S)
+        if (factory is not None and factory.get_name() == "rtpsession"
+                and self.args.twcc_interval_ms > 0):
+            element.get_property("internal-session").set_property(
+                "twcc-feedback-interval", self.args.twcc_interval_ms * Gst.MSECOND)
 
     def start(self, signalling):
         self.signalling = signalling
@@ -732,6 +741,7 @@ def shim_command(args):
     return cmd + ["--", "/usr/bin/python3", os.path.abspath(__file__),
                   "--role=receiver", f"--scheme={args.scheme}",
                   f"--rtcp-interval-ms={args.rtcp_interval_ms}",
+                  f"--twcc-interval-ms={args.twcc_interval_ms}",
                   f"--out={args.out}", f"--signalling-port={args.signalling_port}"]
 
 
@@ -887,6 +897,10 @@ def main():
     p.add_argument("--rtcp-interval-ms", type=int, default=20,
                    help="the receiver's rtcp-min-interval, the same for every "
                         "scheme (0: GStreamer's default, 5 s)")
+    p.add_argument("--twcc-interval-ms", type=int, default=0,
+                   help="the receiver's transport-cc feedback interval, the "
+                        "same for every scheme (0: GStreamer 1.22's default, "
+                        "one feedback per RTP marker)")
     p.add_argument("--clip", default=os.path.join(
         HERE, "..", "data", "media", "bigbuckbunny.mp4"))
     p.add_argument("--build", default=os.path.join(HERE, "..", "build"))
