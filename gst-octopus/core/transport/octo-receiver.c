@@ -295,6 +295,12 @@ octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
   }
   r->stats.packets_received++;
   r->stats.bytes_received += len;
+  /* Qualitative packets are reassembled by octo-qpacket.h, which this
+   * receiver does not run yet. */
+  if (pkt.flags & OCTO_DATA_FLAG_CHUNKED) {
+    r->stats.packets_qualitative++;
+    return res;
+  }
   if (pkt.frag_index == 0 && (pkt.info.flags & OCTO_MSG_FLAG_PADDING)) {
     r->stats.padding_packets++;
     return res;

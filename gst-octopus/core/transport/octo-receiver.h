@@ -71,6 +71,7 @@ typedef void (*OctoMessageFunc) (OctoMessage *msg, gpointer user_data);
 typedef struct {
   guint64 packets_received, bytes_received;
   guint64 padding_packets;      /* probes, acknowledged and discarded */
+  guint64 packets_qualitative;  /* chunked (QUCO): acknowledged, not used */
   guint64 packets_invalid[OCTO_DATA_N_RESULTS];
   guint64 packets_duplicate;
   guint64 packets_late;         /* of a message older than one delivered */
