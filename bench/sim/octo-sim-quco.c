@@ -21,8 +21,8 @@
 #define MAX_FLOWS 4
 #define UDP_PAYLOAD 1472        /* 1500 link bytes */
 #define CHUNKS 3
-#define JAIN_WINDOW (1 * OCTO_SECOND)
-#define JAIN_STEP (100 * OCTO_MSECOND)
+#define JAIN_WINDOW (500 * OCTO_MSECOND)
+#define JAIN_STEP (50 * OCTO_MSECOND)
 #define JAIN_HOLD (2 * OCTO_SECOND)
 #define SAMPLE (1 * OCTO_MSECOND)
 
@@ -202,7 +202,7 @@ jain (const gdouble *x, guint n)
   return s2 > 0 ? s * s / (n * s2) : 0;
 }
 
-/* Seconds from the last flow's start until Jain's index over 1 s windows
+/* Seconds from the last flow's start until Jain's index over 0.5 s windows
  * reaches 0.95 and stays there for 2 s; -1 if it never does. */
 static gdouble
 time_to_fairness (Flow *flows, guint n, OctoTime last_start, OctoTime end)
