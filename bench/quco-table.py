@@ -12,7 +12,9 @@ Markdown table with the goals' verdicts.
   shallow  10 Mbit/s, 40 ms RTT, 10 KB buffer (a fifth of the BDP), 40 s
            (paper Fig. 7; its parameters are not in the text)
 
-Throughput is the chunk bytes delivered (trimmed bytes do not count).
+Throughput is the chunk bytes delivered (trimmed bytes do not count);
+"declared lost" counts the packets the senders' loss detection declared
+lost (more than "dropped": reordering read as loss).
 
   bench/quco-table.py [--sim build/bench/sim/octo-sim-quco] [--json FILE]
 """
@@ -22,7 +24,14 @@ import statistics
 import subprocess
 import sys
 
-SCHEMES = ["quco", "newreno", "bbr", "bbr-quco"]
+# (row label, --scheme, --queue or None for the scheme's own queue); the
+# goals compare the first two.  Variants: the paper's class mechanism
+# (classes=2), and lower thresholds (what the mean queue costs).
+SCHEMES = [("quco", "quco", None), ("newreno", "newreno", None),
+           ("bbr", "bbr", None), ("bbr-quco", "bbr-quco", None),
+           ("quco classes=2", "quco", "quco:classes=2"),
+           ("quco light=25,medium=50,high=75", "quco",
+            "quco:light=25,medium=50,high=75")]
 SCENARIOS = {
     "single": ["--rate-mbps", "1.5", "--rtt-ms", "80", "--buffer", "15000",
                "--duration", "40"],
@@ -34,7 +43,9 @@ SCENARIOS = {
 
 
 def run(sim, scheme, args):
-    out = subprocess.run([sim, "--scheme", scheme] + args, check=True,
+    label, name, queue = scheme
+    extra = ["--queue", queue] if queue else []
+    out = subprocess.run([sim, "--scheme", name] + extra + args, check=True,
                          capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -56,7 +67,7 @@ def main():
                 r = run(a.sim, scheme, args)
                 r["scenario"] = name
                 records.append(r)
-                rows[(name, scheme)] = r
+                rows[(name, scheme[0])] = r
                 continue
             runs = []
             for k in range(a.offsets):
@@ -68,7 +79,7 @@ def main():
                 runs.append(r)
             times = [r["time_to_jain95_s"] for r in runs]
             merged = dict(runs[0])
-            for key in ("link_utilisation", "mean_queue_bytes",
+            for key in ("packets_declared_lost", "link_utilisation", "mean_queue_bytes",
                         "mean_queue_packets", "delay_mean_ms", "delay_std_ms",
                         "delay_p99_ms", "jain_last_10s"):
                 merged[key] = statistics.mean(r[key] for r in runs)
@@ -84,12 +95,13 @@ def main():
             merged["time_to_jain95_s"] = statistics.median(
                 t if t >= 0 else float("inf") for t in times)
             merged["time_to_jain95_range"] = (min(times), max(times), never)
-            rows[(name, scheme)] = merged
+            rows[(name, scheme[0])] = merged
 
     print("| scenario | scheme | throughput Mbit/s | link util. | mean queue "
           "KB (pkts) | delay mean ms | jitter (std) ms | p99 ms | trimmed "
-          "pkts % | dropped | Jain>=0.95 after s (min-max) | Jain last 10 s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "pkts % | dropped | declared lost | Jain>=0.95 after s (min-max) | "
+          "Jain last 10 s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (name, scheme), r in rows.items():
         tput = sum(r["goodput_mbps"])
         jain = "" if "time_to_jain95_s" not in r else \
@@ -98,12 +110,12 @@ def main():
                                     ", %d never" % r["time_to_jain95_range"][2]
                                     if r["time_to_jain95_range"][2] else "")
         print("| %s | %s | %.3f | %.3f | %.2f (%.1f) | %.1f | %.2f | %.1f | "
-              "%.1f | %d | %s | %s |" % (
+              "%.1f | %d | %d | %s | %s |" % (
                   name, scheme, tput, r["link_utilisation"],
                   r["mean_queue_bytes"] / 1000, r["mean_queue_packets"],
                   r["delay_mean_ms"], r["delay_std_ms"], r["delay_p99_ms"],
                   100 * r["packets_trimmed"] / max(r["packets_received"], 1),
-                  r["packets_dropped"], jain,
+                  r["packets_dropped"], r["packets_declared_lost"], jain,
                   "%.4f" % r["jain_last_10s"] if "jain_last_10s" in r else ""))
 
     print()

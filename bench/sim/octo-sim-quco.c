@@ -45,7 +45,7 @@ typedef struct {
   GArray *window_bytes;         /* delivered chunk bytes per JAIN_STEP */
 } Flow;
 
-static gchar *scheme = NULL, *series_path = NULL;
+static gchar *scheme = NULL, *series_path = NULL, *queue_spec = NULL;
 static gdouble rate_mbps = 1.5;
 static gint rtt_ms = 80, buffer_bytes = 15000, duration_s = 40, flows_n = 1;
 static gint second_start_ms = 5000;
@@ -67,6 +67,9 @@ static GOptionEntry entries[] = {
       "Backlogged flows (default 1, at most 4)", "N"},
   {"second-start-ms", 0, 0, G_OPTION_ARG_INT, &second_start_ms,
       "When flows after the first start (default 5000)", "MS"},
+  {"queue", 0, 0, G_OPTION_ARG_STRING, &queue_spec,
+      "Bottleneck queue spec instead of the scheme's (e.g. "
+      "quco:classes=2)", "SPEC"},
   {"series", 0, 0, G_OPTION_ARG_FILENAME, &series_path,
       "CSV of windows and queue every 10 ms", "FILE"},
   {NULL}
@@ -264,8 +267,12 @@ main (int argc, char **argv)
   octo_qdisc_env_init (&env);
   env.limit_bytes = buffer_bytes;
   env.drop_func = on_drop;
-  OctoQdisc *q = octo_qdisc_new (sc->queue, &env, &error);
-  g_assert_no_error (error);
+  OctoQdisc *q = octo_qdisc_new (queue_spec ? queue_spec : sc->queue, &env,
+      &error);
+  if (!q) {
+    g_printerr ("octo-sim-quco: %s\n", error->message);
+    return 2;
+  }
 
   OctoTime one_way = (OctoTime) rtt_ms * OCTO_MSECOND / 2;
   OctoTime end = (OctoTime) duration_s * OCTO_SECOND;
@@ -377,14 +384,22 @@ main (int argc, char **argv)
     dropped += qs->packets_dropped[r];
 
   gdouble secs = (gdouble) end / OCTO_SECOND;
-  printf ("{\"scheme\": \"%s\", \"flows\": %d, \"rate_mbps\": %.3f, "
-      "\"rtt_ms\": %d, \"buffer_bytes\": %d, \"duration_s\": %d, "
-      "\"goodput_mbps\": [", sc->name, flows_n, rate_mbps, rtt_ms,
+  printf ("{\"scheme\": \"%s\", \"queue\": \"%s\", \"flows\": %d, "
+      "\"rate_mbps\": %.3f, \"rtt_ms\": %d, \"buffer_bytes\": %d, "
+      "\"duration_s\": %d, \"goodput_mbps\": [", sc->name,
+      queue_spec ? queue_spec : sc->queue, flows_n, rate_mbps, rtt_ms,
       buffer_bytes, duration_s);
   for (gint i = 0; i < flows_n; i++)
     printf ("%s%.4f", i ? ", " : "", flows[i].delivered_bytes * 8 / 1e6 /
         (secs - (gdouble) flows[i].start / OCTO_SECOND));
-  printf ("], \"link_utilisation\": %.4f, \"mean_queue_bytes\": %.1f, "
+  /* Reordering (classes=2) can make the flight declare packets lost that
+   * the queue never dropped. */
+  guint64 declared_lost = 0;
+  for (gint i = 0; i < flows_n; i++)
+    declared_lost += octo_flight_get_stats (octo_send_path_flight
+        (flows[i].path))->packets_lost;
+  printf ("], \"packets_declared_lost\": %" G_GUINT64_FORMAT, declared_lost);
+  printf (", \"link_utilisation\": %.4f, \"mean_queue_bytes\": %.1f, "
       "\"mean_queue_packets\": %.3f, \"delay_mean_ms\": %.3f, "
       "\"delay_std_ms\": %.3f, \"delay_p99_ms\": %.3f, \"packets_dropped\": %"
       G_GUINT64_FORMAT ", \"packets_trimmed\": %" G_GUINT64_FORMAT
