@@ -16,6 +16,7 @@ struct _OctoSender {
   GHashTable *next_msg_id;      /* stream_id -> next msg_id */
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid, acks_foreign, acks_unsent;
+  guint64 nacks_received;
   guint8 *padding;              /* zero payload of a padding message */
   guint16 last_stream;          /* padding joins the stream last submitted */
   OctoArrivalMeter app_rate;    /* link bytes the app submitted */
@@ -238,7 +239,21 @@ octo_sender_on_control (OctoSender *s, const guint8 *data, gsize len,
 {
   OctoSendPath *path = octo_send_session_path (s->session);
   OctoAck ack;
+  OctoNack nack;
 
+  /* QUCO: a packet of ours arrived trimmed; the controller eases off. */
+  if (octo_nack_parse (data, len, &nack) == OCTO_NACK_OK) {
+    if (nack.conn_id != s->config.conn_id ||
+        nack.seq - s->config.isn >= octo_flight_get_stats
+        (octo_send_path_flight (path))->packets_sent) {
+      s->acks_foreign++;
+      return FALSE;
+    }
+    s->nacks_received++;
+    octo_cc_on_nack (octo_send_path_cc (path), nack.trimmed, now);
+    octo_send_session_update (s->session);
+    return TRUE;
+  }
   if (octo_ack_parse (data, len, &ack) != OCTO_ACK_OK) {
     s->acks_invalid++;
     return FALSE;
@@ -280,6 +295,7 @@ octo_sender_get_stats (const OctoSender *s, OctoSenderStats *st)
   st->messages_rejected = s->messages_rejected;
   st->acks_received = s->acks_received;
   st->acks_invalid = s->acks_invalid;
+  st->nacks_received = s->nacks_received;
   st->acks_foreign = s->acks_foreign;
   st->acks_unsent = s->acks_unsent;
   st->padding_packets = s->padding_packets;

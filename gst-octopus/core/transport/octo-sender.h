@@ -50,7 +50,9 @@ typedef struct {
   OctoSendStats session;
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid;
-  guint64 acks_foreign;         /* valid, but another connection's id */
+  guint64 acks_foreign;         /* valid, but another connection's id (or
+                                 * a NACK naming a packet never sent) */
+  guint64 nacks_received;       /* QUCO NACKs, handed to the controller */
   guint64 acks_unsent;          /* newest range names a packet never sent */
   guint64 padding_packets, padding_bytes;       /* link bytes */
 } OctoSenderStats;
@@ -75,7 +77,7 @@ gsize octo_sender_poll (OctoSender *sender, OctoTime now, guint8 *out,
     OctoTime *wake);
 
 /* Feeds a datagram received from the peer; FALSE if it was not a valid ACK
- * of this connection. */
+ * or NACK (QUCO: handed to the controller) of this connection. */
 gboolean octo_sender_on_control (OctoSender *sender, const guint8 *data,
     gsize len, OctoTime now);
 

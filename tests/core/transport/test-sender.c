@@ -623,6 +623,66 @@ test_spoofed_acks_move_the_estimate_less_than_5_percent (void)
   g_array_unref (attacked);
 }
 
+/* QUCO through the sender's own control parsing: a NACK naming a sent
+ * packet of this connection backs the window off by its level; others are
+ * refused. */
+static void
+test_quco_sender_backs_off_on_its_nacks_only (void)
+{
+  OctoSenderConfig c;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  OctoSenderStats st;
+  guint8 pkt[OCTO_SENDER_DEFAULT_MTU], buf[OCTO_NACK_LEN];
+  guint8 *data = g_malloc0 (20000);
+  OctoTime wake;
+  gboolean accepted;
+
+  octo_sender_config_init (&c);
+  c.cc = OCTO_SENDER_QUCO;
+  octo_sender_config_ids_from_seed (&c, 5);
+  OctoSender *s = octo_sender_new (&c, 0);
+  octo_msg_info_init (&info);
+  octo_sender_submit (s, &h, &info, data, 20000, 0, &accepted);
+  g_assert_true (accepted);
+  /* Algorithm 3 starts at one packet */
+  g_assert_cmpuint (octo_sender_poll (s, 0, pkt, &wake), >, 0);
+  g_assert_cmpuint (octo_sender_poll (s, 0, pkt, &wake), ==, 0);
+  octo_sender_get_stats (s, &st);
+  const guint64 mss = c.mtu + OCTO_LINK_OVERHEAD;
+  g_assert_cmpuint (st.session.cwnd, ==, mss);
+  /* its ACK: slow start to two packets */
+  OctoAck ack = {.conn_id = c.conn_id,.n_ranges = 1 };
+  guint8 ack_buf[OCTO_ACK_MAX_LEN];
+  ack.ranges[0].first = ack.ranges[0].last = c.isn;
+  gsize ack_len = octo_ack_write (&ack, ack_buf, sizeof ack_buf);
+  g_assert_true (octo_sender_on_control (s, ack_buf, ack_len,
+          5 * OCTO_MSECOND));
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.session.cwnd, ==, 2 * mss);
+
+  OctoNack nack = {.conn_id = c.conn_id,.trimmed = 2,.seq = c.isn + 1 };
+  octo_nack_write (&nack, buf, sizeof buf);
+  g_assert_false (octo_sender_on_control (s, buf, sizeof buf, 10 * OCTO_MSECOND));
+  nack.seq = c.isn;
+  nack.conn_id = c.conn_id + 1;
+  octo_nack_write (&nack, buf, sizeof buf);
+  g_assert_false (octo_sender_on_control (s, buf, sizeof buf, 10 * OCTO_MSECOND));
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.nacks_received, ==, 0);
+  g_assert_cmpuint (st.acks_foreign, ==, 2);
+
+  nack.conn_id = c.conn_id;
+  octo_nack_write (&nack, buf, sizeof buf);
+  g_assert_true (octo_sender_on_control (s, buf, sizeof buf, 10 * OCTO_MSECOND));
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.nacks_received, ==, 1);
+  /* two chunks: beta 0.25 */
+  g_assert_cmpuint (st.session.cwnd, ==, (guint64) (1.5 * mss));
+  octo_sender_free (s);
+  g_free (data);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -653,5 +713,7 @@ main (int argc, char **argv)
   g_test_add_func
       ("/transport/sender/rtt-over-a-traced-uplink-is-at-least-propagation",
       test_rtt_over_a_traced_uplink_is_at_least_propagation);
+  g_test_add_func ("/transport/sender/quco-backs-off-on-its-nacks-only",
+      test_quco_sender_backs_off_on_its_nacks_only);
   return g_test_run ();
 }
