@@ -25,10 +25,12 @@ import subprocess
 import sys
 
 # (row label, --scheme, --queue or None for the scheme's own queue); the
-# goals compare the first two.  Variants: the paper's class mechanism
+# goals compare the first two.  Variants: Algorithm 3 as printed (a back-off
+# per NACK, not once per round trip), the paper's class mechanism
 # (classes=2), and lower thresholds (what the mean queue costs).
 SCHEMES = [("quco", "quco", None), ("newreno", "newreno", None),
            ("bbr", "bbr", None), ("bbr-quco", "bbr-quco", None),
+           ("quco every NACK", "quco-every-nack", None),
            ("quco classes=2", "quco", "quco:classes=2"),
            ("quco light=25,medium=50,high=75", "quco",
             "quco:light=25,medium=50,high=75")]

@@ -52,7 +52,8 @@ static gint second_start_ms = 5000;
 
 static GOptionEntry entries[] = {
   {"scheme", 's', 0, G_OPTION_ARG_STRING, &scheme,
-      "quco (quco queue, QUCO window), newreno (droptail, NewReno-like "
+      "quco (quco queue, QUCO window), quco-every-nack (the same, backing "
+      "off on every NACK), newreno (droptail, NewReno-like "
       "window), bbr (droptail, BBR) or bbr-quco (quco queue, trim-aware BBR)",
       "NAME"},
   {"rate-mbps", 0, 0, G_OPTION_ARG_DOUBLE, &rate_mbps,
@@ -83,6 +84,8 @@ typedef struct {
 
 static const Scheme schemes[] = {
   {"quco", OCTO_SENDER_QUCO, "quco"},
+  /* Algorithm 3 as printed: a back-off for every NACK */
+  {"quco-every-nack", OCTO_SENDER_QUCO, "quco"},
   {"newreno", OCTO_SENDER_NEWRENO, "droptail"},
   {"bbr", OCTO_SENDER_BBR, "droptail"},
   {"bbr-quco", OCTO_SENDER_BBR_QUCO, "quco"},
@@ -258,7 +261,8 @@ main (int argc, char **argv)
       sc = &schemes[i];
   if (!sc || flows_n < 1 || flows_n > MAX_FLOWS || rate_mbps <= 0 ||
       buffer_bytes < 1500) {
-    g_printerr ("octo-sim-quco: --scheme quco|newreno|bbr|bbr-quco, "
+    g_printerr ("octo-sim-quco: --scheme "
+        "quco|quco-every-nack|newreno|bbr|bbr-quco, "
         "--flows 1..4, --rate-mbps > 0 and --buffer >= 1500 required\n");
     return 2;
   }
@@ -281,8 +285,15 @@ main (int argc, char **argv)
   OctoSendPathConfig pc = { 0 };
   for (gint i = 0; i < flows_n; i++) {
     flows[i].start = i == 0 ? 0 : (OctoTime) second_start_ms * OCTO_MSECOND;
-    flows[i].path = octo_send_path_new_for (&pc, sc->cc, 1500, i + 1,
-        flows[i].start);
+    if (strcmp (sc->name, "quco-every-nack") == 0) {
+      OctoQucoConfig qc = {.mss = 1500,.initial_cwnd = 1,.trim_aware = TRUE,
+        .every_nack = TRUE
+      };
+      flows[i].path = octo_send_path_new (&pc, octo_cc_new_quco (&qc));
+    } else {
+      flows[i].path = octo_send_path_new_for (&pc, sc->cc, 1500, i + 1,
+          flows[i].start);
+    }
     octo_acker_init (&flows[i].acker, 1, 0);
     flows[i].conn_id = 0x1000 + i;
     flows[i].wake = flows[i].start;

@@ -98,8 +98,14 @@ quco_on_nack (OctoCc *cc, guint trimmed, OctoTime now)
 {
   QucoCc *q = (QucoCc *) cc;
 
-  if (q->config.trim_aware)
-    quco_back_off (q, octo_quco_beta (trimmed), now);
+  if (!q->config.trim_aware)
+    return;
+  if (q->config.every_nack) {
+    q->cwnd = q->ssthresh = MAX ((1.0 - octo_quco_beta (trimmed)) * q->cwnd,
+        1.0);
+    return;
+  }
+  quco_back_off (q, octo_quco_beta (trimmed), now);
 }
 
 static guint64

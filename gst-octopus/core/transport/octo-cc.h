@@ -85,6 +85,9 @@ typedef struct {
   guint32 mss;
   gdouble initial_cwnd;         /* packets; Algorithm 3 starts at 1 */
   gboolean trim_aware;          /* FALSE: NACKs ignored (NewReno-like) */
+  /* Algorithm 3 as printed: back off on every NACK, not once per round
+   * (for comparison; losses still halve once per round). */
+  gboolean every_nack;
 } OctoQucoConfig;
 
 #define OCTO_QUCO_BETA_LIGHT 0.10

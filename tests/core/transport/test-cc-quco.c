@@ -98,6 +98,24 @@ test_newreno_twin_ignores_nacks_and_halves_on_loss (void)
 }
 
 static void
+test_every_nack_variant_backs_off_on_each (void)
+{
+  OctoQucoConfig config = {.mss = MSS,.initial_cwnd = 20,.trim_aware = TRUE,
+    .every_nack = TRUE
+  };
+  OctoCc *cc = octo_cc_new_quco (&config);
+
+  ack (cc, 1, MS (100));
+  assert_cwnd (cc, 21);
+  octo_cc_on_nack (cc, 1, MS (110));
+  octo_cc_on_nack (cc, 1, MS (111));
+  assert_cwnd (cc, 21 * 0.9 * 0.9);
+  octo_cc_on_nack (cc, 3, MS (112));
+  assert_cwnd (cc, 21 * 0.9 * 0.9 * 0.5);
+  octo_cc_free (cc);
+}
+
+static void
 test_betas_by_trimmed_chunks (void)
 {
   g_assert_cmpfloat (octo_quco_beta (0), ==, 0.0);
@@ -145,6 +163,8 @@ main (int argc, char **argv)
       test_algorithm_3_window_trajectory);
   g_test_add_func ("/transport/cc-quco/newreno-twin-ignores-nacks",
       test_newreno_twin_ignores_nacks_and_halves_on_loss);
+  g_test_add_func ("/transport/cc-quco/every-nack-variant",
+      test_every_nack_variant_backs_off_on_each);
   g_test_add_func ("/transport/cc-quco/betas-by-trimmed-chunks",
       test_betas_by_trimmed_chunks);
   g_test_add_func ("/transport/cc-quco/trim-aware-bbr-scales-rate-and-window",
