@@ -108,12 +108,14 @@ octo_sender_free (OctoSender *sender)
   g_free (sender);
 }
 
-guint32
-octo_sender_submit (OctoSender *s, const OctoHeader *params,
-    const OctoMsgInfo *info, const guint8 *data, gsize len, OctoTime now,
+/* Ordinary fragments, or qualitative ones if @layout is set. */
+static guint32
+submit (OctoSender *s, const OctoHeader *params, const OctoMsgInfo *info,
+    const OctoQLayout *layout, const guint8 *data, gsize len, OctoTime now,
     gboolean *accepted)
 {
-  guint32 count = octo_fragment_count (len, s->config.mtu);
+  guint32 count = layout ? octo_qpacket_count (layout, s->config.mtu) :
+      octo_fragment_count (len, s->config.mtu);
   gpointer key = GUINT_TO_POINTER ((guint) params->stream_id);
   guint32 msg_id = GPOINTER_TO_UINT (g_hash_table_lookup (s->next_msg_id, key));
   OctoHeader header = *params;
@@ -136,8 +138,9 @@ octo_sender_submit (OctoSender *s, const OctoHeader *params,
       .source = 0,
       .tagged = TRUE,
     };
-    out->len = octo_fragment_write (&header, info, data, len, s->config.mtu,
-        i, count, out->bytes);
+    out->len = layout ? octo_qpacket_write (&header, info, layout, data,
+        s->config.mtu, i, count, out->bytes) : octo_fragment_write (&header,
+        info, data, len, s->config.mtu, i, count, out->bytes);
     header.first = i == 0;
     header.last = i == count - 1;
     p.header = header;
@@ -148,6 +151,23 @@ octo_sender_submit (OctoSender *s, const OctoHeader *params,
   }
   *accepted = TRUE;
   return msg_id;
+}
+
+guint32
+octo_sender_submit (OctoSender *s, const OctoHeader *params,
+    const OctoMsgInfo *info, const guint8 *data, gsize len, OctoTime now,
+    gboolean *accepted)
+{
+  return submit (s, params, info, NULL, data, len, now, accepted);
+}
+
+guint32
+octo_sender_submit_qualitative (OctoSender *s, const OctoHeader *params,
+    const OctoMsgInfo *info, const OctoQLayout *layout, const guint8 *data,
+    OctoTime now, gboolean *accepted)
+{
+  return submit (s, params, info, layout, data, octo_qlayout_total (layout),
+      now, accepted);
 }
 
 /* Whether an idle sender should pad now to measure the path. */

@@ -9,6 +9,7 @@
  * and the congestion window allow; nothing is ever retransmitted. */
 #pragma once
 
+#include "octo-qpacket.h"
 #include "octo-send-session.h"
 
 G_BEGIN_DECLS
@@ -68,6 +69,12 @@ void octo_sender_free (OctoSender *sender);
  * is out of range. */
 guint32 octo_sender_submit (OctoSender *sender, const OctoHeader *params,
     const OctoMsgInfo *info, const guint8 *data, gsize len, OctoTime now,
+    gboolean *accepted);
+/* The same for a message sent as qualitative packets (QUCO,
+ * octo-qpacket.h): @data holds @layout's segments back to back. */
+guint32 octo_sender_submit_qualitative (OctoSender *sender,
+    const OctoHeader *params, const OctoMsgInfo *info,
+    const OctoQLayout *layout, const guint8 *data, OctoTime now,
     gboolean *accepted);
 
 /* If a packet may leave at @now, writes it to @out (>= mtu bytes) and returns
