@@ -17,12 +17,19 @@ Throughput is the chunk bytes delivered (trimmed bytes do not count);
 lost (more than "dropped": reordering read as loss).
 
   bench/quco-table.py [--sim build/bench/sim/octo-sim-quco] [--json FILE]
+                      [--plot FILE.png]
+
+--plot draws paper Fig. 4's panels for the single-flow scenario: each
+sender's window and the bottleneck queue over time, QUCO against NewReno.
 """
 import argparse
+import csv
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 # (row label, --scheme, --queue or None for the scheme's own queue); the
 # goals compare the first two.  Variants: Algorithm 3 as printed (a back-off
@@ -52,6 +59,35 @@ def run(sim, scheme, args):
     return json.loads(out)
 
 
+def plot(sim, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_w, ax_q) = plt.subplots(2, 1, sharex=True, figsize=(8, 6))
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, name in (("QUCO", "quco"), ("NewReno-like", "newreno")):
+            series = os.path.join(tmp, name + ".csv")
+            subprocess.run([sim, "--scheme", name, "--series", series] +
+                           SCENARIOS["single"], check=True,
+                           capture_output=True)
+            with open(series) as f:
+                rows = list(csv.DictReader(f))
+            t = [float(r["t_s"]) for r in rows]
+            ax_w.plot(t, [int(r["cwnd_bytes"]) / 1500 for r in rows],
+                      label=label)
+            ax_q.plot(t, [int(r["queue_bytes"]) / 1000 for r in rows],
+                      label=label)
+    ax_w.set_ylabel("window (1500-byte packets)")
+    ax_q.set_ylabel("bottleneck queue (KB)")
+    ax_q.set_xlabel("time (s)")
+    ax_w.set_title("Single flow, 1.5 Mbit/s, 80 ms RTT, 15 KB buffer")
+    ax_w.legend()
+    ax_q.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sim", default="build/bench/sim/octo-sim-quco")
@@ -59,6 +95,7 @@ def main():
                     help="second-flow start offsets in the two-flow "
                     "scenario (default 10)")
     ap.add_argument("--json", help="also write every run's record here")
+    ap.add_argument("--plot", help="PNG of the single-flow windows and queue")
     a = ap.parse_args()
 
     records = []
@@ -141,6 +178,8 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump(records, f, indent=1)
+    if a.plot:
+        plot(a.sim, a.plot)
     return 0
 
 
