@@ -4,9 +4,11 @@
  * (octo-flight.h) and answers a pacing rate, a window and a bottleneck
  * estimate.  One controller is one state struct behind a small table of
  * operations, as the queue disciplines (octo-qdisc.h): BBR and Delay-BBR
- * (octo-bbr.h), and a fixed rate the owner sets (the Oracle, GCC's target
- * in the simulator, a known-rate test); other controllers plug in the same
- * way.  Sizes are link bytes, rates bits/s. */
+ * (octo-bbr.h), a fixed rate the owner sets (the Oracle, GCC's target in
+ * the simulator, a known-rate test), and QUCO's window, its NewReno-like
+ * twin and trim-aware BBR (octo-cc-quco.c), which also hear QUCO NACKs;
+ * other controllers plug in the same way.  Sizes are link bytes, rates
+ * bits/s. */
 #pragma once
 
 #include "octo-bbr.h"
