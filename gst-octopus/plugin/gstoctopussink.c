@@ -134,6 +134,7 @@ build_stats (GstOctopusSink *self)
       "acks-invalid", G_TYPE_UINT64, st.acks_invalid,
       "acks-foreign", G_TYPE_UINT64, st.acks_foreign,
       "acks-unsent", G_TYPE_UINT64, st.acks_unsent,
+      "nacks-received", G_TYPE_UINT64, st.nacks_received,
       "padding-packets", G_TYPE_UINT64, st.padding_packets,
       "padding-bytes", G_TYPE_UINT64, st.padding_bytes,
       "connection-refused", G_TYPE_UINT64, self->connection_refused, NULL);

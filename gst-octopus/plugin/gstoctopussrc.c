@@ -208,6 +208,13 @@ add_counters (OctoReceiverStats *sum, const OctoReceiverStats *st)
   sum->packets_duplicate += st->packets_duplicate;
   sum->packets_late += st->packets_late;
   sum->padding_packets += st->padding_packets;
+  sum->packets_qualitative += st->packets_qualitative;
+  sum->packets_qualitative_invalid += st->packets_qualitative_invalid;
+  sum->packets_trimmed += st->packets_trimmed;
+  sum->chunks_trimmed += st->chunks_trimmed;
+  sum->nacks_sent += st->nacks_sent;
+  sum->messages_lower_layers += st->messages_lower_layers;
+  sum->messages_unusable += st->messages_unusable;
   sum->messages_delivered += st->messages_delivered;
   sum->bytes_delivered += st->bytes_delivered;
   sum->messages_late += st->messages_late;
@@ -286,6 +293,7 @@ build_stats (GstOctopusSrc *self)
   }
   for (guint i = 0; i < OCTO_DATA_N_RESULTS; i++)
     invalid += sum.packets_invalid[i];
+  invalid += sum.packets_qualitative_invalid;
   if (self->latency_count > 0) {
     /* the project's one percentile definition (octo-metrics.h) */
     gdouble *samples = g_new (gdouble, self->latency_count);
@@ -323,6 +331,12 @@ build_stats (GstOctopusSrc *self)
       "partial-messages", G_TYPE_UINT, sum.partial_messages,
       "partial-bytes", G_TYPE_UINT64, self->budget.held,
       "acks-sent", G_TYPE_UINT64, self->acks_sent,
+      "packets-qualitative", G_TYPE_UINT64, sum.packets_qualitative,
+      "packets-trimmed", G_TYPE_UINT64, sum.packets_trimmed,
+      "chunks-trimmed", G_TYPE_UINT64, sum.chunks_trimmed,
+      "nacks-sent", G_TYPE_UINT64, sum.nacks_sent,
+      "messages-lower-layers", G_TYPE_UINT64, sum.messages_lower_layers,
+      "messages-unusable", G_TYPE_UINT64, sum.messages_unusable,
       "latency-p50", G_TYPE_UINT64, p50,
       "latency-p99", G_TYPE_UINT64, p99,
       "latency-samples-rejected", G_TYPE_UINT64, self->latency_rejected,
@@ -446,6 +460,12 @@ service_peers (GstOctopusSrc *self, OctoTime now)
         GST_DEBUG_OBJECT (self, "could not send an ACK: %s",
             g_strerror (errno));
     }
+    /* QUCO: one NACK per packet a queue trimmed (counted by the receiver). */
+    while ((len = octo_receiver_poll_nack (peer->receiver, ack)) > 0)
+      if (sendto (fd, ack, len, MSG_DONTWAIT,
+              (const struct sockaddr *) &peer->addr.ss, peer->addr.len) < 0)
+        GST_DEBUG_OBJECT (self, "could not send a NACK: %s",
+            g_strerror (errno));
     next = MIN (next, octo_receiver_next_deadline (peer->receiver));
     next = MIN (next, peer->last_packet + peer_timeout);
   }

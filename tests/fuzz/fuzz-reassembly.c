@@ -1,7 +1,9 @@
 /* Fuzzes the receiver with a stream of datagrams: the input is split into
  * records (2-byte big-endian length + bytes), each fed to one OctoReceiver
  * under tight memory caps.  It must never read or write out of bounds, stay
- * within its caps, and deliver only messages of their announced length. */
+ * within its caps, and deliver only messages of their announced length;
+ * qualitative (trimmed) fragments take the same path, and every NACK it
+ * queues must parse. */
 #include "transport/octo-receiver.h"
 
 #include <stdint.h>
@@ -43,8 +45,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     if (st->partial_messages > config.max_partial_messages ||
         st->partial_bytes > config.max_partial_bytes)
       abort ();
-    guint8 ack[OCTO_ACK_MAX_LEN];
+    guint8 ack[OCTO_ACK_MAX_LEN], nack[OCTO_NACK_LEN];
     octo_receiver_poll_ack (r, now, ack);
+    OctoNack parsed;
+    while (octo_receiver_poll_nack (r, nack) > 0)
+      if (octo_nack_parse (nack, OCTO_NACK_LEN, &parsed) != OCTO_NACK_OK)
+        abort ();
   }
   octo_receiver_on_timer (r, now + 10 * OCTO_SECOND);
   octo_receiver_free (r);

@@ -1,7 +1,7 @@
 /* Writes a pcap of gst-octopus traffic built with the core's own writers,
  * for the Wireshark dissector test (test-wireshark.py asserts the decoded
  * fields): a two-fragment transport message, a packet with a QUCO chunk
- * trailer (one chunk trimmed), an ACK, RTP with the extension in the one-
+ * trailer (one chunk trimmed), an ACK, a NACK (last), RTP with the extension in the one-
  * and two-byte forms, and a STUN request that is none of ours.
  *
  *   make-octopus-pcap OUT.pcap */
@@ -170,6 +170,12 @@ main (int argc, char **argv)
   h.msg_id = 44;
   len = octo_fragment_write (&h, &info, msg, 100, 600, 0, 1, pkt);
   pkt[OCTO_WIRE_HEADER_LEN] = 0;
+  write_frame (out, ++frame, SHIM_PORT, pkt, len);
+
+  /* 9: a QUCO NACK: packet 1003 arrived with two chunks trimmed */
+  OctoNack nack = { .conn_id = 0x5eed0001, .trimmed = 2, .seq = 1003 };
+  len = octo_nack_write (&nack, pkt, sizeof pkt);
+  g_assert (len == OCTO_NACK_LEN);
   write_frame (out, ++frame, SHIM_PORT, pkt, len);
 
   return fclose (out) == 0 ? 0 : 1;

@@ -21,7 +21,9 @@ FIELDS = [
     "octopus.chunks", "octopus.chunks_trimmed", "octopus.chunk_len",
     "octopus_ack.n_ranges", "octopus_ack.conn_id", "octopus_ack.delay_us",
     "octopus_ack.flags", "octopus_ack.first",
-    "octopus_ack.last", "rtp.ext.rfc5285.id", "_ws.col.Protocol",
+    "octopus_ack.last", "octopus_nack.trimmed", "octopus_nack.conn_id",
+    "octopus_nack.seq", "octopus.chunked", "rtp.ext.rfc5285.id",
+    "_ws.col.Protocol",
 ]
 
 # Bitrates as the 12-bit code rounds them: 2.5 Mbit/s -> 153 << 14,
@@ -37,7 +39,8 @@ EXPECTED = {
         "octopus.frag_index": "0", "octopus.frag_count": "2",
         "octopus.capture_time_ns": "1234567890123",
         "octopus.frame_id": "17", "octopus.spatial_layer": "1",
-        "octopus.keyframe": "1", "_ws.col.Protocol": "Octopus"},
+        "octopus.keyframe": "1", "octopus.chunked": "0",
+        "_ws.col.Protocol": "Octopus"},
     2: {"octopus.msg_id": "42", "octopus.first": "0", "octopus.last": "1",
         "octopus.seq": "1001", "octopus.offset": "540",
         "octopus.frag_index": "1", "octopus.capture_time_ns": ""},
@@ -60,6 +63,9 @@ EXPECTED = {
     8: {"octopus.msg_id": "44", "octopus.transport_version": "0",
         "octopus.seq": "", "octopus.conn_id": "",
         "_ws.col.Protocol": "Octopus"},
+    9: {"octopus_nack.trimmed": "2", "octopus_nack.conn_id": "0x5eed0001",
+        "octopus_nack.seq": "1003", "octopus_ack.n_ranges": "",
+        "octopus.msg_id": "", "_ws.col.Protocol": "Octopus"},
 }
 
 

@@ -1,9 +1,9 @@
 -- Wireshark dissector for gst-octopus (docs/wire-format.md, docs/quco-chunks.md):
 --   * the 12-byte Octopus header,
 --   * transport data packets of transport version 2 (header, transport
---     fields, message info of fragment 0, payload), ACKs and the reserved
---     NACK type, found on any UDP port by a heuristic (Octopus header with
---     a valid CRC-8, or a well-formed ACK); version 1 packets are marked,
+--     fields, message info of fragment 0, payload), ACKs and QUCO NACKs,
+--     found on any UDP port by a heuristic (Octopus header with a valid
+--     CRC-8, or a well-formed ACK or NACK); version 1 packets are marked,
 --   * the QUCO chunk trailer at the end of a data packet,
 --   * the RTP header extension rtphdrextoctopus (one- and two-byte forms),
 --     for the extension ids in the "octopus.rtp_ext_ids" preference.
@@ -21,6 +21,8 @@ local ACK_MAX_RANGES = 32
 
 local octopus = Proto("octopus", "Octopus")
 local octopus_ack = Proto("octopus_ack", "Octopus ACK")
+local octopus_nack = Proto("octopus_nack", "Octopus NACK (QUCO)")
+local NACK_LEN = 12
 local octopus_rtpext = Proto("octopus_rtpext", "Octopus RTP header extension")
 
 local f = {
@@ -48,8 +50,11 @@ local f = {
   -- transport fields
   transport_version = ProtoField.uint8("octopus.transport_version",
     "Transport version", base.DEC),
-  flags = ProtoField.uint8("octopus.flags", "Flags (reserved: chunk flags)",
-    base.HEX),
+  flags = ProtoField.uint8("octopus.flags", "Flags", base.HEX),
+  chunked = ProtoField.bool("octopus.chunked",
+    "Qualitative packet (chunked, QUCO)", 8, nil, 0x01),
+  chunks_equal = ProtoField.bool("octopus.chunks_equal",
+    "All chunks equally significant", 8, nil, 0x02),
   path_id = ProtoField.uint8("octopus.path_id", "Path id (reserved)",
     base.DEC),
   fields_reserved = ProtoField.uint8("octopus.fields_reserved", "Reserved",
@@ -105,6 +110,17 @@ local fa = {
   last = ProtoField.uint32("octopus_ack.last", "Last seq", base.DEC),
 }
 octopus_ack.fields = fa
+
+local fn = {
+  version = ProtoField.uint8("octopus_nack.version", "Version", base.DEC),
+  path_id = ProtoField.uint8("octopus_nack.path_id", "Path id", base.DEC),
+  trimmed = ProtoField.uint8("octopus_nack.trimmed", "Chunks trimmed",
+    base.DEC),
+  conn_id = ProtoField.uint32("octopus_nack.conn_id", "Connection id",
+    base.HEX),
+  seq = ProtoField.uint32("octopus_nack.seq", "Sequence number", base.DEC),
+}
+octopus_nack.fields = fn
 
 local e_crc = ProtoExpert.new("octopus.crc.bad", "Header checksum mismatch",
   expert.group.CHECKSUM, expert.severity.ERROR)
@@ -244,7 +260,9 @@ function octopus.dissector(tvb, pinfo, tree)
   local at = HEADER_LEN
   local fields = root:add(octopus, tvb(at, FIELDS_LEN), "Transport fields")
   fields:add(f.transport_version, tvb(at, 1))
-  fields:add(f.flags, tvb(at + 1, 1))
+  local flags = fields:add(f.flags, tvb(at + 1, 1))
+  flags:add(f.chunked, tvb(at + 1, 1))
+  flags:add(f.chunks_equal, tvb(at + 1, 1))
   fields:add(f.path_id, tvb(at + 2, 1))
   fields:add(f.fields_reserved, tvb(at + 3, 1))
   fields:add(f.conn_id, tvb(at + 4, 4))
@@ -323,6 +341,28 @@ function octopus_ack.dissector(tvb, pinfo, tree)
   return tvb:len()
 end
 
+local function is_nack(tvb)
+  return tvb:len() == NACK_LEN and tvb(0, 1):uint() == 0x05 and
+      tvb(1, 1):uint() == TRANSPORT_VERSION and tvb(3, 1):uint() >= 1 and
+      tvb(3, 1):uint() <= 15
+end
+
+function octopus_nack.dissector(tvb, pinfo, tree)
+  if not is_nack(tvb) then
+    return 0
+  end
+  pinfo.cols.protocol = "Octopus"
+  local t = tree:add(octopus_nack, tvb())
+  t:add(fn.version, tvb(1, 1))
+  t:add(fn.path_id, tvb(2, 1))
+  t:add(fn.trimmed, tvb(3, 1))
+  t:add(fn.conn_id, tvb(4, 4))
+  t:add(fn.seq, tvb(8, 4))
+  pinfo.cols.info = string.format("Octopus NACK, conn %08x, seq %u, %d chunks trimmed",
+    tvb(4, 4):uint(), tvb(8, 4):uint(), tvb(3, 1):uint())
+  return NACK_LEN
+end
+
 function octopus_rtpext.dissector(tvb, pinfo, tree)
   if tvb:len() ~= HEADER_LEN then
     tree:add_proto_expert_info(e_short)
@@ -341,6 +381,10 @@ local function heuristic(tvb, pinfo, tree)
   end
   if is_ack(tvb) then
     octopus_ack.dissector(tvb, pinfo, tree)
+    return true
+  end
+  if is_nack(tvb) then
+    octopus_nack.dissector(tvb, pinfo, tree)
     return true
   end
   return false

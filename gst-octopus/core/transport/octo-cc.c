@@ -8,6 +8,13 @@ octo_cc_free (OctoCc *cc)
     cc->ops->free (cc);
 }
 
+void
+octo_cc_on_nack (OctoCc *cc, guint trimmed, OctoTime now)
+{
+  if (cc->ops->on_nack && trimmed > 0)
+    cc->ops->on_nack (cc, trimmed, now);
+}
+
 /* BBR and Delay-BBR. */
 
 typedef struct {

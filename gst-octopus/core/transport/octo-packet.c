@@ -90,12 +90,11 @@ octo_fragment_count (gsize msg_len, guint32 mtu)
 }
 
 gsize
-octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
-    const guint8 *msg, gsize msg_len, guint32 mtu, guint32 index,
+octo_fragment_write_prefix (const OctoHeader *params, const OctoMsgInfo *info,
+    guint8 flags, guint32 msg_len, guint32 offset, guint32 index,
     guint32 count, guint8 *out)
 {
   OctoHeader header = *params;
-  gsize offset, len, prefix;
 
   g_return_val_if_fail (index < count, 0);
 
@@ -104,19 +103,10 @@ octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
   if (!octo_header_pack (&header, out))
     return 0;
 
-  if (index == 0) {
-    offset = 0;
-    len = MIN (msg_len, first_payload (mtu));
-    prefix = OCTO_DATA_FIRST_PREFIX_LEN;
-  } else {
-    offset = first_payload (mtu) + (gsize) (index - 1) * other_payload (mtu);
-    len = MIN (msg_len - offset, other_payload (mtu));
-    prefix = OCTO_DATA_PREFIX_LEN;
-  }
-
   guint8 *f = out + OCTO_WIRE_HEADER_LEN;
   f[0] = OCTO_TRANSPORT_VERSION;
-  f[1] = f[2] = f[3] = 0;
+  f[1] = flags;
+  f[2] = f[3] = 0;
   put_u32 (f + 4, 0);
   put_u32 (f + 8, 0);
   put_u32 (f + 12, 0);
@@ -124,20 +114,43 @@ octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
   put_u32 (f + 20, offset);
   put_u16 (f + 24, index);
   put_u16 (f + 26, count);
+  if (index != 0)
+    return OCTO_DATA_PREFIX_LEN;
+
+  guint8 *i = out + OCTO_DATA_PREFIX_LEN;
+  guint64 t = info->capture_time;
+  put_u32 (i + 0, t >> 32);
+  put_u32 (i + 4, (guint32) t);
+  put_u32 (i + 8, info->frame_id);
+  i[12] = info->spatial_layer;
+  i[13] = info->temporal_layer;
+  i[14] = info->cell_id;
+  i[15] = info->density_layer;
+  i[16] = info->flags;
+  i[17] = i[18] = i[19] = 0;
+  return OCTO_DATA_FIRST_PREFIX_LEN;
+}
+
+gsize
+octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
+    const guint8 *msg, gsize msg_len, guint32 mtu, guint32 index,
+    guint32 count, guint8 *out)
+{
+  gsize offset, len, prefix;
+
+  g_return_val_if_fail (index < count, 0);
 
   if (index == 0) {
-    guint8 *i = out + OCTO_DATA_PREFIX_LEN;
-    guint64 t = info->capture_time;
-    put_u32 (i + 0, t >> 32);
-    put_u32 (i + 4, (guint32) t);
-    put_u32 (i + 8, info->frame_id);
-    i[12] = info->spatial_layer;
-    i[13] = info->temporal_layer;
-    i[14] = info->cell_id;
-    i[15] = info->density_layer;
-    i[16] = info->flags;
-    i[17] = i[18] = i[19] = 0;
+    offset = 0;
+    len = MIN (msg_len, first_payload (mtu));
+  } else {
+    offset = first_payload (mtu) + (gsize) (index - 1) * other_payload (mtu);
+    len = MIN (msg_len - offset, other_payload (mtu));
   }
+  prefix = octo_fragment_write_prefix (params, info, 0, msg_len, offset,
+      index, count, out);
+  if (prefix == 0)
+    return 0;
   if (len > 0)
     memcpy (out + prefix, msg + offset, len);
   return prefix + len;
@@ -223,12 +236,16 @@ octo_data_parse (const guint8 *data, gsize len, OctoDataPacket *out,
   /* Everything the reassembler relies on to stay inside its buffer. */
   if (out->frag_count == 0 || out->frag_index >= out->frag_count)
     return OCTO_DATA_BAD_FRAGMENT;
+  if (out->header.first != (out->frag_index == 0) ||
+      out->header.last != (out->frag_index == out->frag_count - 1))
+    return OCTO_DATA_BAD_FRAGMENT;
+  /* A qualitative packet's payload is checked by octo_qpacket_parse():
+   * trimming changes its length. */
+  if (out->flags & OCTO_DATA_FLAG_CHUNKED)
+    return out->offset == 0 ? OCTO_DATA_OK : OCTO_DATA_BAD_FRAGMENT;
   if ((guint64) out->offset + out->payload_len > out->msg_len)
     return OCTO_DATA_BAD_FRAGMENT;
   if ((out->frag_index == 0) != (out->offset == 0))
-    return OCTO_DATA_BAD_FRAGMENT;
-  if (out->header.first != (out->frag_index == 0) ||
-      out->header.last != (out->frag_index == out->frag_count - 1))
     return OCTO_DATA_BAD_FRAGMENT;
   if (out->header.last && out->offset + out->payload_len != out->msg_len)
     return OCTO_DATA_BAD_FRAGMENT;
@@ -306,4 +323,48 @@ octo_ack_parse (const guint8 *data, gsize len, OctoAck *out)
     out->ranges[i].last = get_u32 (r + 4);
   }
   return ranges_valid (out) ? OCTO_ACK_OK : OCTO_ACK_BAD_RANGES;
+}
+
+const gchar *
+octo_nack_parse_result_to_string (OctoNackParseResult result)
+{
+  static const gchar *names[] = { "ok", "not-nack", "bad-version",
+    "truncated", "bad-trimmed"
+  };
+  return result < OCTO_NACK_N_RESULTS ? names[result] : "invalid";
+}
+
+gsize
+octo_nack_write (const OctoNack *nack, guint8 *out, gsize size)
+{
+  if (nack->trimmed == 0 || nack->trimmed > OCTO_NACK_MAX_TRIMMED ||
+      size < OCTO_NACK_LEN)
+    return 0;
+  out[0] = OCTO_CONTROL_NACK;
+  out[1] = OCTO_TRANSPORT_VERSION;
+  out[2] = nack->path_id;
+  out[3] = nack->trimmed;
+  put_u32 (out + 4, nack->conn_id);
+  put_u32 (out + 8, nack->seq);
+  return OCTO_NACK_LEN;
+}
+
+OctoNackParseResult
+octo_nack_parse (const guint8 *data, gsize len, OctoNack *out)
+{
+  if (len < 1 || data[0] != OCTO_CONTROL_NACK)
+    return OCTO_NACK_NOT_NACK;
+  if (len < 2)
+    return OCTO_NACK_TRUNCATED;
+  if (data[1] != OCTO_TRANSPORT_VERSION)
+    return OCTO_NACK_BAD_VERSION;
+  if (len != OCTO_NACK_LEN)
+    return OCTO_NACK_TRUNCATED;
+  if (data[3] == 0 || data[3] > OCTO_NACK_MAX_TRIMMED)
+    return OCTO_NACK_BAD_TRIMMED;
+  out->path_id = data[2];
+  out->trimmed = data[3];
+  out->conn_id = get_u32 (data + 4);
+  out->seq = get_u32 (data + 8);
+  return OCTO_NACK_OK;
 }

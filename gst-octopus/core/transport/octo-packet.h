@@ -18,9 +18,11 @@
  * neither forge its ACKs nor be taken for it, and a receiver tells a
  * restarted sender from the old one at once.
  *
- * flags, path_id and the reserved byte are reserved for later issues
- * (chunk flags, multipath): senders write 0; receivers pass flags and
- * path_id on and act on none of them yet.
+ * flags: OCTO_DATA_FLAG_CHUNKED marks a qualitative packet (paper 004,
+ * octo-qpacket.h): its payload ends in a QUCO chunk trailer that queues may
+ * trim, so its length is not checked against msg_len and offset is 0.
+ * path_id and the reserved byte are reserved (multipath): senders write 0;
+ * receivers pass path_id on and act on it not yet.
  *
  * A control packet starts with a byte in 0x04..0x07, outside the Octopus
  * data range, so routers pass it as plain traffic.  An ACK (0x04):
@@ -33,8 +35,14 @@
  * ranges, so a lost ACK costs nothing but latency.  path_id and flags are
  * reserved (multipath; 0x01: a receive-timestamp block follows the ranges):
  * senders write 0, parsers pass them on and nothing acts on them yet.  The
- * reserved u16 must be 0.  0x05 is reserved for NACKs (chunks trimmed in
- * the network), 0x06 and 0x07 for later use. */
+ * reserved u16 must be 0.  A NACK (0x05, paper 004 Algorithm 2) reports one
+ * data packet whose chunks a queue trimmed:
+ *
+ *   0x05  version (u8 = 2)  path_id (u8)  trimmed (u8, 1..15)
+ *   conn_id (u32)  seq (u32)
+ *
+ * It asks the sender to ease off in proportion to trimmed, not to resend.
+ * 0x06 and 0x07 are reserved for later use. */
 #pragma once
 
 #include "octo-wire.h"
@@ -72,9 +80,15 @@ typedef struct {
 
 void octo_msg_info_init (OctoMsgInfo *info);
 
+/* Data packet flags. */
+/* The payload is a qualitative packet ending in a chunk trailer. */
+#define OCTO_DATA_FLAG_CHUNKED 0x01
+/* ... whose chunks are all equally significant (recovered only whole). */
+#define OCTO_DATA_FLAG_CHUNKS_EQUAL 0x02
+
 typedef struct {
   OctoHeader header;
-  guint8 flags;                 /* reserved (chunk flags) */
+  guint8 flags;                 /* OCTO_DATA_FLAG_* */
   guint8 path_id;               /* reserved (multipath) */
   guint32 conn_id;
   guint32 seq;
@@ -111,6 +125,13 @@ gsize octo_fragment_write (const OctoHeader *params, const OctoMsgInfo *info,
     const guint8 *msg, gsize msg_len, guint32 mtu, guint32 index,
     guint32 count, guint8 *out);
 
+/* The fixed fields of fragment @index of @count (header, transport fields,
+ * message info in fragment 0, offset and flags as given) into @out; returns
+ * the prefix length, 0 if @params does not pack.  The payload follows. */
+gsize octo_fragment_write_prefix (const OctoHeader *params,
+    const OctoMsgInfo *info, guint8 flags, guint32 msg_len, guint32 offset,
+    guint32 index, guint32 count, guint8 *out);
+
 /* Writes the transmission fields into a packet built by octo_fragment_write. */
 void octo_data_stamp (guint8 *packet, guint32 conn_id, guint32 seq,
     guint32 send_time_us);
@@ -134,8 +155,11 @@ octo_packet_is_control (const guint8 *data, gsize len)
 }
 
 #define OCTO_CONTROL_ACK 0x04
-/* Reserved: a NACK naming a packet whose chunks a queue trimmed (QUCO). */
+/* A NACK naming a packet whose chunks a queue trimmed (QUCO). */
 #define OCTO_CONTROL_NACK 0x05
+#define OCTO_NACK_LEN 12
+/* A chunk trailer names at most 15 chunks (octo-chunks.h). */
+#define OCTO_NACK_MAX_TRIMMED 15
 #define OCTO_ACK_MAX_RANGES 32
 #define OCTO_ACK_HEADER_LEN 16
 /* Reserved ACK flag: a receive-timestamp block follows the ranges. */
@@ -172,6 +196,28 @@ const gchar *octo_ack_parse_result_to_string (OctoAckParseResult result);
 gsize octo_ack_write (const OctoAck *ack, guint8 *out, gsize size);
 OctoAckParseResult octo_ack_parse (const guint8 *data, gsize len,
     OctoAck *out);
+
+typedef struct {
+  guint32 conn_id;              /* echoes the data packet's */
+  guint8 path_id;               /* echoes the data packet's */
+  guint8 trimmed;               /* chunks the network cut, 1..OCTO_NACK_MAX_TRIMMED */
+  guint32 seq;                  /* the degraded data packet */
+} OctoNack;
+
+typedef enum {
+  OCTO_NACK_OK = 0,
+  OCTO_NACK_NOT_NACK,           /* byte 0 is not the NACK marker */
+  OCTO_NACK_BAD_VERSION,        /* transport version other than 2 */
+  OCTO_NACK_TRUNCATED,          /* not exactly OCTO_NACK_LEN bytes */
+  OCTO_NACK_BAD_TRIMMED,        /* trimmed is 0 or above 15 */
+  OCTO_NACK_N_RESULTS
+} OctoNackParseResult;
+
+const gchar *octo_nack_parse_result_to_string (OctoNackParseResult result);
+/* Returns OCTO_NACK_LEN, or 0 if @nack is invalid or @size too small. */
+gsize octo_nack_write (const OctoNack *nack, guint8 *out, gsize size);
+OctoNackParseResult octo_nack_parse (const guint8 *data, gsize len,
+    OctoNack *out);
 
 /* RFC 1982 order on 32-bit sequence numbers. */
 static inline gboolean

@@ -1,7 +1,12 @@
 /* gst-octopus core: reassembly and ACK bookkeeping (see octo-receiver.h). */
 #include "octo-receiver.h"
+#include "octo-qpacket.h"
 
 #include <string.h>
+
+/* NACKs waiting for the shell beyond this are counted and not kept: the
+ * sender backs off at most once per round trip anyway. */
+#define MAX_PENDING_NACKS 64
 
 typedef struct {
   guint64 key;                  /* stream_id << 32 | msg_id */
@@ -13,6 +18,7 @@ typedef struct {
   guint32 frag_count, frag_received;
   guint64 bytes_received;
   guint8 *bitmap;
+  OctoQMessage *qmessage;       /* qualitative (chunked) messages only */
   OctoTime first_arrival;
   GList *link;                  /* in OctoReceiver.by_age */
 } Partial;
@@ -35,6 +41,7 @@ struct _OctoReceiver {
   guint32 conn_id;
   guint32 retired[OCTO_RECEIVER_RETIRED_CONNS];
   guint n_retired;
+  GArray *nacks;                /* OctoNack, oldest first */
   OctoReceiverStats stats;
 };
 
@@ -54,6 +61,7 @@ partial_free (Partial *p)
 {
   g_free (p->data);
   g_free (p->bitmap);
+  octo_qmessage_free (p->qmessage);
   g_free (p);
 }
 
@@ -72,6 +80,7 @@ octo_receiver_new (const OctoReceiverConfig *config, OctoMessageFunc func,
       (GDestroyNotify) partial_free);
   g_queue_init (&r->by_age);
   r->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  r->nacks = g_array_new (FALSE, FALSE, sizeof (OctoNack));
   return r;
 }
 
@@ -85,6 +94,7 @@ octo_receiver_free (OctoReceiver *receiver)
   g_queue_clear (&receiver->by_age);
   g_hash_table_unref (receiver->partials);
   g_hash_table_unref (receiver->streams);
+  g_array_free (receiver->nacks, TRUE);
   g_free (receiver);
 }
 
@@ -173,6 +183,29 @@ make_room (OctoReceiver *r, guint32 len)
   return TRUE;
 }
 
+static Partial *
+new_partial (OctoReceiver *r, StreamState *st, guint64 key,
+    const OctoDataPacket *pkt, OctoTime now)
+{
+  if (!make_room (r, pkt->msg_len))
+    return NULL;
+  Partial *p = g_new0 (Partial, 1);
+  p->key = key;
+  p->header = pkt->header;
+  p->len = pkt->msg_len;
+  p->frag_count = pkt->frag_count;
+  p->first_arrival = now;
+  g_queue_push_tail (&r->by_age, p);
+  p->link = r->by_age.tail;
+  g_hash_table_insert (r->partials, &p->key, p);
+  st->n_partials++;
+  r->stats.partial_messages++;
+  r->stats.partial_bytes += p->len;
+  if (r->config.budget)
+    r->config.budget->held += p->len;
+  return p;
+}
+
 static void
 add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
     OctoTime now)
@@ -181,25 +214,12 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   Partial *p = g_hash_table_lookup (r->partials, &key);
 
   if (!p) {
-    if (!make_room (r, pkt->msg_len))
+    if (!(p = new_partial (r, st, key, pkt, now)))
       return;
-    p = g_new0 (Partial, 1);
-    p->key = key;
-    p->header = pkt->header;
-    p->len = pkt->msg_len;
     p->data = g_malloc (MAX (pkt->msg_len, 1));
-    p->frag_count = pkt->frag_count;
     p->bitmap = g_malloc0 ((pkt->frag_count + 7) / 8);
-    p->first_arrival = now;
-    g_queue_push_tail (&r->by_age, p);
-    p->link = r->by_age.tail;
-    g_hash_table_insert (r->partials, &p->key, p);
-    st->n_partials++;
-    r->stats.partial_messages++;
-    r->stats.partial_bytes += p->len;
-    if (r->config.budget)
-      r->config.budget->held += p->len;
-  } else if (p->len != pkt->msg_len || p->frag_count != pkt->frag_count) {
+  } else if (p->qmessage || p->len != pkt->msg_len ||
+      p->frag_count != pkt->frag_count) {
     r->stats.messages_inconsistent++;
     remove_partial (r, p);
     return;
@@ -241,6 +261,85 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   deliver (r, st, &msg);
 }
 
+/* A qualitative fragment: NACK it if trimmed (Algorithm 2), and once every
+ * fragment arrived hand over the leading layers whose bytes all did. */
+static void
+add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
+    OctoTime now)
+{
+  guint64 key = ((guint64) pkt->header.stream_id << 32) | pkt->header.msg_id;
+  Partial *p = g_hash_table_lookup (r->partials, &key);
+  OctoQFragment frag;
+  OctoNack nack;
+
+  if (!octo_qpacket_parse (pkt, &frag)) {
+    r->stats.packets_qualitative_invalid++;
+    return;
+  }
+  if (octo_qpacket_nack (pkt, &frag, &nack)) {
+    r->stats.packets_trimmed++;
+    r->stats.chunks_trimmed += nack.trimmed;
+    if (r->nacks->len < MAX_PENDING_NACKS)
+      g_array_append_val (r->nacks, nack);
+    else
+      r->stats.nacks_not_sent++;
+  }
+  if (!p) {
+    if (pkt->msg_len > r->config.max_partial_bytes) {
+      r->stats.messages_too_large++;
+      return;
+    }
+    if (!(p = new_partial (r, st, key, pkt, now)))
+      return;
+    p->qmessage = octo_qmessage_new (pkt, &frag, r->config.max_partial_bytes);
+  }
+  if (!p->qmessage || !octo_qmessage_add (p->qmessage, pkt, &frag)) {
+    r->stats.messages_inconsistent++;
+    remove_partial (r, p);
+    return;
+  }
+  if (pkt->frag_index == 0) {
+    p->header = pkt->header;
+    p->info = pkt->info;
+  }
+  if (!octo_qmessage_all_fragments (p->qmessage))
+    return;
+
+  guint usable = octo_qmessage_usable_segments (p->qmessage);
+  if (usable == 0) {
+    r->stats.messages_unusable++;
+    remove_partial (r, p);
+    return;
+  }
+  if (usable < frag.layout.n_segments)
+    r->stats.messages_lower_layers++;
+  gsize len = octo_qmessage_prefix_len (p->qmessage, usable);
+  OctoMessage msg = {
+    .header = p->header,
+    .info = p->info,
+    .data = g_memdup2 (octo_qmessage_data (p->qmessage), len),
+    .len = len,
+    .first_arrival = p->first_arrival,
+    .complete_time = now,
+    .layers_sent = frag.layout.n_segments,
+    .layers_delivered = usable,
+  };
+  remove_partial (r, p);
+  deliver (r, st, &msg);
+}
+
+gsize
+octo_receiver_poll_nack (OctoReceiver *r, guint8 *out)
+{
+  if (r->nacks->len == 0)
+    return 0;
+  gsize len = octo_nack_write (&g_array_index (r->nacks, OctoNack, 0), out,
+      OCTO_NACK_LEN);
+  g_array_remove_index (r->nacks, 0);
+  r->stats.nacks_sent++;
+  return len;
+}
+
 static gboolean
 is_retired (const OctoReceiver *r, guint32 conn_id)
 {
@@ -263,6 +362,7 @@ replace_connection (OctoReceiver *r, guint32 conn_id)
     remove_partial (r, r->by_age.head->data);
   }
   g_hash_table_remove_all (r->streams);
+  g_array_set_size (r->nacks, 0);
   octo_acker_init (&r->acker, r->config.ack_every, r->config.ack_delay);
   r->conn_id = conn_id;
   r->stats.connections_replaced++;
@@ -306,6 +406,11 @@ octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
     r->stats.packets_late++;
     if (pkt.frag_index == 0)
       r->stats.messages_late++;
+    return res;
+  }
+  if (pkt.flags & OCTO_DATA_FLAG_CHUNKED) {
+    r->stats.packets_qualitative++;
+    add_qualitative (r, st, &pkt, now);
     return res;
   }
   if (pkt.frag_count == 1) {

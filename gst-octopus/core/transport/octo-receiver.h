@@ -23,7 +23,13 @@
  * cannot turn it back.
  *
  * Also records received sequence numbers for ACKs (octo-acker.h), which
- * echo the connection id. */
+ * echo the connection id.
+ *
+ * Qualitative (chunked, QUCO) messages (octo-qpacket.h) are reassembled
+ * from trimmed and whole fragments alike and handed over once every
+ * fragment arrived, with the leading layers whose bytes all did (none: the
+ * message is given up); every trimmed packet queues a NACK (Algorithm 2)
+ * besides its ACK. */
 #pragma once
 
 #include "octo-acker.h"
@@ -63,6 +69,9 @@ typedef struct {
   gsize len;
   OctoTime first_arrival;       /* its first packet arrived */
   OctoTime complete_time;       /* its last missing packet arrived */
+  /* Qualitative messages: layers sent, and the leading ones in data; 0 for
+   * ordinary messages. */
+  guint layers_sent, layers_delivered;
 } OctoMessage;
 
 /* Takes ownership of @msg->data. */
@@ -71,6 +80,13 @@ typedef void (*OctoMessageFunc) (OctoMessage *msg, gpointer user_data);
 typedef struct {
   guint64 packets_received, bytes_received;
   guint64 padding_packets;      /* probes, acknowledged and discarded */
+  guint64 packets_qualitative;  /* chunked (QUCO) */
+  guint64 packets_qualitative_invalid;  /* chunked, inconsistent layout */
+  guint64 packets_trimmed, chunks_trimmed;      /* by the network */
+  guint64 nacks_sent;           /* polled by the shell */
+  guint64 nacks_not_sent;       /* too many pending */
+  guint64 messages_lower_layers;        /* delivered without their top layers */
+  guint64 messages_unusable;    /* every fragment came, no layer whole */
   guint64 packets_invalid[OCTO_DATA_N_RESULTS];
   guint64 packets_duplicate;
   guint64 packets_late;         /* of a message older than one delivered */
@@ -109,6 +125,10 @@ OctoTime octo_receiver_next_deadline (const OctoReceiver *receiver);
  * returns its length, else 0. */
 gsize octo_receiver_poll_ack (OctoReceiver *receiver, OctoTime now,
     guint8 *out);
+
+/* If a NACK is pending writes it into @out (OCTO_NACK_LEN bytes) and
+ * returns its length, else 0.  Poll until 0 after each packet. */
+gsize octo_receiver_poll_nack (OctoReceiver *receiver, guint8 *out);
 
 const OctoReceiverStats *octo_receiver_get_stats (const OctoReceiver *receiver);
 

@@ -35,6 +35,15 @@ octo_send_path_new_for (const OctoSendPathConfig *config, OctoSenderCc kind,
     .seed = seed,
   };
 
+  if (kind == OCTO_SENDER_QUCO || kind == OCTO_SENDER_NEWRENO) {
+    OctoQucoConfig qc = {.mss = mss,.initial_cwnd = 1,
+      .trim_aware = kind == OCTO_SENDER_QUCO
+    };
+    return octo_send_path_new (&pc, octo_cc_new_quco (&qc));
+  }
+  if (kind == OCTO_SENDER_BBR_QUCO)
+    return octo_send_path_new (&pc,
+        octo_cc_new_trim_aware (octo_cc_new_bbr (&bc, now)));
   if (kind != OCTO_SENDER_FIXED)
     return octo_send_path_new (&pc, octo_cc_new_bbr (&bc, now));
   /* max_rate is the rate itself, the fixed rates set later replace it, and

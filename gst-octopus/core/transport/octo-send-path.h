@@ -38,8 +38,9 @@ typedef struct _OctoSendPath OctoSendPath;
 OctoSendPath *octo_send_path_new (const OctoSendPathConfig *config,
     OctoCc *cc);
 /* A path with the controller @kind names: BBR and Delay-BBR with @mss (link
- * bytes of a full packet) and @seed; OCTO_SENDER_FIXED paces at
- * config->max_rate from the start. */
+ * bytes of a full packet) and @seed; QUCO and NewReno-like windows of @mss
+ * packets from 1 (octo_cc_new_quco); trim-aware BBR; OCTO_SENDER_FIXED paces
+ * at config->max_rate from the start. */
 OctoSendPath *octo_send_path_new_for (const OctoSendPathConfig *config,
     OctoSenderCc kind, guint32 mss, guint32 seed, OctoTime now);
 void octo_send_path_free (OctoSendPath *path);

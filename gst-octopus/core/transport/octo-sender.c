@@ -16,6 +16,7 @@ struct _OctoSender {
   GHashTable *next_msg_id;      /* stream_id -> next msg_id */
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid, acks_foreign, acks_unsent;
+  guint64 nacks_received;
   guint8 *padding;              /* zero payload of a padding message */
   guint16 last_stream;          /* padding joins the stream last submitted */
   OctoArrivalMeter app_rate;    /* link bytes the app submitted */
@@ -107,12 +108,14 @@ octo_sender_free (OctoSender *sender)
   g_free (sender);
 }
 
-guint32
-octo_sender_submit (OctoSender *s, const OctoHeader *params,
-    const OctoMsgInfo *info, const guint8 *data, gsize len, OctoTime now,
+/* Ordinary fragments, or qualitative ones if @layout is set. */
+static guint32
+submit (OctoSender *s, const OctoHeader *params, const OctoMsgInfo *info,
+    const OctoQLayout *layout, const guint8 *data, gsize len, OctoTime now,
     gboolean *accepted)
 {
-  guint32 count = octo_fragment_count (len, s->config.mtu);
+  guint32 count = layout ? octo_qpacket_count (layout, s->config.mtu) :
+      octo_fragment_count (len, s->config.mtu);
   gpointer key = GUINT_TO_POINTER ((guint) params->stream_id);
   guint32 msg_id = GPOINTER_TO_UINT (g_hash_table_lookup (s->next_msg_id, key));
   OctoHeader header = *params;
@@ -135,8 +138,9 @@ octo_sender_submit (OctoSender *s, const OctoHeader *params,
       .source = 0,
       .tagged = TRUE,
     };
-    out->len = octo_fragment_write (&header, info, data, len, s->config.mtu,
-        i, count, out->bytes);
+    out->len = layout ? octo_qpacket_write (&header, info, layout, data,
+        s->config.mtu, i, count, out->bytes) : octo_fragment_write (&header,
+        info, data, len, s->config.mtu, i, count, out->bytes);
     header.first = i == 0;
     header.last = i == count - 1;
     p.header = header;
@@ -147,6 +151,23 @@ octo_sender_submit (OctoSender *s, const OctoHeader *params,
   }
   *accepted = TRUE;
   return msg_id;
+}
+
+guint32
+octo_sender_submit (OctoSender *s, const OctoHeader *params,
+    const OctoMsgInfo *info, const guint8 *data, gsize len, OctoTime now,
+    gboolean *accepted)
+{
+  return submit (s, params, info, NULL, data, len, now, accepted);
+}
+
+guint32
+octo_sender_submit_qualitative (OctoSender *s, const OctoHeader *params,
+    const OctoMsgInfo *info, const OctoQLayout *layout, const guint8 *data,
+    OctoTime now, gboolean *accepted)
+{
+  return submit (s, params, info, layout, data, octo_qlayout_total (layout),
+      now, accepted);
 }
 
 /* Whether an idle sender should pad now to measure the path. */
@@ -238,7 +259,21 @@ octo_sender_on_control (OctoSender *s, const guint8 *data, gsize len,
 {
   OctoSendPath *path = octo_send_session_path (s->session);
   OctoAck ack;
+  OctoNack nack;
 
+  /* QUCO: a packet of ours arrived trimmed; the controller eases off. */
+  if (octo_nack_parse (data, len, &nack) == OCTO_NACK_OK) {
+    if (nack.conn_id != s->config.conn_id ||
+        nack.seq - s->config.isn >= octo_flight_get_stats
+        (octo_send_path_flight (path))->packets_sent) {
+      s->acks_foreign++;
+      return FALSE;
+    }
+    s->nacks_received++;
+    octo_cc_on_nack (octo_send_path_cc (path), nack.trimmed, now);
+    octo_send_session_update (s->session);
+    return TRUE;
+  }
   if (octo_ack_parse (data, len, &ack) != OCTO_ACK_OK) {
     s->acks_invalid++;
     return FALSE;
@@ -280,6 +315,7 @@ octo_sender_get_stats (const OctoSender *s, OctoSenderStats *st)
   st->messages_rejected = s->messages_rejected;
   st->acks_received = s->acks_received;
   st->acks_invalid = s->acks_invalid;
+  st->nacks_received = s->nacks_received;
   st->acks_foreign = s->acks_foreign;
   st->acks_unsent = s->acks_unsent;
   st->padding_packets = s->padding_packets;

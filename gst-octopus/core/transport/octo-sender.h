@@ -9,6 +9,7 @@
  * and the congestion window allow; nothing is ever retransmitted. */
 #pragma once
 
+#include "octo-qpacket.h"
 #include "octo-send-session.h"
 
 G_BEGIN_DECLS
@@ -50,7 +51,9 @@ typedef struct {
   OctoSendStats session;
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid;
-  guint64 acks_foreign;         /* valid, but another connection's id */
+  guint64 acks_foreign;         /* valid, but another connection's id (or
+                                 * a NACK naming a packet never sent) */
+  guint64 nacks_received;       /* QUCO NACKs, handed to the controller */
   guint64 acks_unsent;          /* newest range names a packet never sent */
   guint64 padding_packets, padding_bytes;       /* link bytes */
 } OctoSenderStats;
@@ -67,6 +70,12 @@ void octo_sender_free (OctoSender *sender);
 guint32 octo_sender_submit (OctoSender *sender, const OctoHeader *params,
     const OctoMsgInfo *info, const guint8 *data, gsize len, OctoTime now,
     gboolean *accepted);
+/* The same for a message sent as qualitative packets (QUCO,
+ * octo-qpacket.h): @data holds @layout's segments back to back. */
+guint32 octo_sender_submit_qualitative (OctoSender *sender,
+    const OctoHeader *params, const OctoMsgInfo *info,
+    const OctoQLayout *layout, const guint8 *data, OctoTime now,
+    gboolean *accepted);
 
 /* If a packet may leave at @now, writes it to @out (>= mtu bytes) and returns
  * its length.  Otherwise returns 0 and sets @wake to when to poll again
@@ -75,7 +84,7 @@ gsize octo_sender_poll (OctoSender *sender, OctoTime now, guint8 *out,
     OctoTime *wake);
 
 /* Feeds a datagram received from the peer; FALSE if it was not a valid ACK
- * of this connection. */
+ * or NACK (QUCO: handed to the controller) of this connection. */
 gboolean octo_sender_on_control (OctoSender *sender, const guint8 *data,
     gsize len, OctoTime now);
 

@@ -601,6 +601,41 @@ test_quco_trims_by_occupancy (void)
   octo_qdisc_free (q);
 }
 
+/* The paper's fairness mechanism: a trimmed packet moves to a higher class,
+ * served first; both classes share the buffer. */
+static void
+check_quco_classes (const gchar *spec, const guint *order)
+{
+  OctoQdisc *q = make (spec);
+  guint8 buf[2][512];
+  guint32 size;
+
+  put_chunked (q, 1, buf[0], 0, &size);       /* untrimmed */
+  put (q, packet (2, 4549), 0);               /* 5000 bytes: 50 % */
+  g_assert_cmpuint (put_chunked (q, 3, buf[1], 0, &size), ==, 323);
+  g_assert_cmpuint (octo_qdisc_queued_bytes (q), ==, 5351);
+  g_assert_cmpuint (octo_qdisc_queued_packets (q), ==, 3);
+  /* 5351 + 4650 > 10000: no room in either class */
+  g_assert_false (put (q, packet (4, 4650), 0));
+  g_assert_cmpuint (GPOINTER_TO_UINT (octo_qdisc_peek (q, 0)->data), ==,
+      order[0]);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpuint (take (q, 0), ==, order[i]);
+  g_assert_cmpuint (take (q, 0), ==, 0);
+  g_assert_cmpuint (octo_qdisc_queued_bytes (q), ==, 0);
+  octo_qdisc_free (q);
+}
+
+static void
+test_quco_serves_trimmed_packets_first_with_two_classes (void)
+{
+  const guint fifo[] = { 1, 2, 3 }, classes[] = { 3, 1, 2 };
+
+  check_quco_classes ("quco:limit=10000", fifo);
+  g_array_set_size (drops, 0);
+  check_quco_classes ("quco:limit=10000,classes=2", classes);
+}
+
 static void
 test_quco_passes_untagged_and_unchunked (void)
 {
@@ -712,6 +747,8 @@ main (int argc, char **argv)
       test_pie_never_drops_below_half_reference);
   g_test_add_func ("/shim/qdisc/quco-trims-by-occupancy",
       test_quco_trims_by_occupancy);
+  g_test_add_func ("/shim/qdisc/quco-serves-trimmed-first-with-two-classes",
+      test_quco_serves_trimmed_packets_first_with_two_classes);
   g_test_add_func ("/shim/qdisc/quco-passes-untagged-and-unchunked",
       test_quco_passes_untagged_and_unchunked);
   g_test_add_func ("/shim/qdisc/chunks-reject-inconsistent-trailers",

@@ -1,5 +1,6 @@
 /* Reassembly: ordering, loss, reordering, duplication, memory caps. */
 #include "transport/octo-receiver.h"
+#include "transport/octo-qpacket.h"
 
 #include <string.h>
 
@@ -496,6 +497,107 @@ test_restarted_sender_is_a_new_connection (void)
   sink_clear (&sink);
 }
 
+typedef struct {
+  guint layers_sent, layers_delivered;
+  GBytes *data;
+} Layered;
+
+static void
+collect_layered (OctoMessage *msg, gpointer user_data)
+{
+  Layered *out = user_data;
+  out->layers_sent = msg->layers_sent;
+  out->layers_delivered = msg->layers_delivered;
+  out->data = g_bytes_new_take (msg->data, msg->len);
+}
+
+/* One frame's Q0 | Q1 | Q2 as qualitative packets, fragment 1 trimmed by
+ * @trim chunks on the way. */
+static void
+receive_layered_frame (guint trim, Layered *out, guint8 *msg,
+    OctoReceiverStats *stats, GArray *nacks)
+{
+  const guint32 lens[] = { 900, 600, 300 };
+  OctoReceiverConfig config;
+  OctoQLayout layout;
+  OctoHeader h = {.stream_id = 1,.msg_id = 4 };
+  OctoMsgInfo info;
+  guint8 pkt[MTU];
+
+  for (guint i = 0; i < 1800; i++)
+    msg[i] = (guint8) (i * 11 + i / 900);
+  octo_receiver_config_init (&config);
+  OctoReceiver *r = octo_receiver_new (&config, collect_layered, out);
+  octo_qlayout_layered (&layout, lens, 3);
+  octo_msg_info_init (&info);
+  guint32 count = octo_qpacket_count (&layout, MTU);
+  g_assert_cmpuint (count, ==, 6);
+  for (guint32 j = 0; j < count; j++) {
+    gsize n = octo_qpacket_write (&h, &info, &layout, msg, MTU, j, count,
+        pkt);
+    octo_data_stamp (pkt, 0x77, 50 + j, 0);
+    if (j == 1 && trim > 0) {
+      OctoChunks c;
+      guint cut;
+      g_assert_true (octo_chunks_parse (pkt, n, &c));
+      n = octo_chunks_trim (pkt, n, &c, trim, &cut);
+    }
+    g_assert_cmpint (octo_receiver_on_packet (r, pkt, n, j * OCTO_MSECOND),
+        ==, OCTO_DATA_OK);
+    guint8 nack[OCTO_NACK_LEN];
+    while (octo_receiver_poll_nack (r, nack) == OCTO_NACK_LEN) {
+      OctoNack parsed;
+      g_assert_cmpint (octo_nack_parse (nack, OCTO_NACK_LEN, &parsed), ==,
+          OCTO_NACK_OK);
+      g_array_append_val (nacks, parsed);
+    }
+  }
+  *stats = *octo_receiver_get_stats (r);
+  octo_receiver_free (r);
+}
+
+static void
+test_trimmed_frame_is_delivered_at_a_lower_layer_and_nacked (void)
+{
+  guint8 msg[1800];
+  OctoReceiverStats st;
+  GArray *nacks = g_array_new (FALSE, FALSE, sizeof (OctoNack));
+
+  Layered whole = { 0 };
+  receive_layered_frame (0, &whole, msg, &st, nacks);
+  g_assert_cmpuint (whole.layers_sent, ==, 3);
+  g_assert_cmpuint (whole.layers_delivered, ==, 3);
+  g_assert_cmpmem (g_bytes_get_data (whole.data, NULL),
+      g_bytes_get_size (whole.data), msg, 1800);
+  g_assert_cmpuint (nacks->len, ==, 0);
+  g_assert_cmpuint (st.packets_qualitative, ==, 6);
+
+  Layered lower = { 0 };
+  receive_layered_frame (1, &lower, msg, &st, nacks);
+  g_assert_cmpuint (lower.layers_delivered, ==, 2);
+  g_assert_cmpmem (g_bytes_get_data (lower.data, NULL),
+      g_bytes_get_size (lower.data), msg, 1500);
+  g_assert_cmpuint (nacks->len, ==, 1);
+  g_assert_cmpuint (g_array_index (nacks, OctoNack, 0).seq, ==, 51);
+  g_assert_cmpuint (g_array_index (nacks, OctoNack, 0).conn_id, ==, 0x77);
+  g_assert_cmpuint (g_array_index (nacks, OctoNack, 0).trimmed, ==, 1);
+  g_assert_cmpuint (st.messages_lower_layers, ==, 1);
+  g_assert_cmpuint (st.nacks_sent, ==, 1);
+
+  /* cut to the header: no layer is whole, the frame is given up */
+  Layered none = { 0 };
+  g_array_set_size (nacks, 0);
+  receive_layered_frame (3, &none, msg, &st, nacks);
+  g_assert_null (none.data);
+  g_assert_cmpuint (st.messages_unusable, ==, 1);
+  g_assert_cmpuint (g_array_index (nacks, OctoNack, 0).trimmed, ==, 3);
+  g_assert_cmpuint (st.chunks_trimmed, ==, 3);
+
+  g_bytes_unref (whole.data);
+  g_bytes_unref (lower.data);
+  g_array_free (nacks, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -521,6 +623,9 @@ main (int argc, char **argv)
       test_shared_budget_bounds_all_senders_and_is_released);
   g_test_add_func ("/transport/receiver/message-above-budget-is-too-large",
       test_message_above_budget_is_too_large);
+  g_test_add_func
+      ("/transport/receiver/trimmed-frame-is-delivered-at-a-lower-layer-and-nacked",
+      test_trimmed_frame_is_delivered_at_a_lower_layer_and_nacked);
   g_test_add_func ("/transport/receiver/restarted-sender-is-a-new-connection",
       test_restarted_sender_is_a_new_connection);
   return g_test_run ();

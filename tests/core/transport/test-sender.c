@@ -623,6 +623,147 @@ test_spoofed_acks_move_the_estimate_less_than_5_percent (void)
   g_array_unref (attacked);
 }
 
+/* QUCO through the sender's own control parsing: a NACK naming a sent
+ * packet of this connection backs the window off by its level; others are
+ * refused. */
+static void
+test_quco_sender_backs_off_on_its_nacks_only (void)
+{
+  OctoSenderConfig c;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  OctoSenderStats st;
+  guint8 pkt[OCTO_SENDER_DEFAULT_MTU], buf[OCTO_NACK_LEN];
+  guint8 *data = g_malloc0 (20000);
+  OctoTime wake;
+  gboolean accepted;
+
+  octo_sender_config_init (&c);
+  c.cc = OCTO_SENDER_QUCO;
+  octo_sender_config_ids_from_seed (&c, 5);
+  OctoSender *s = octo_sender_new (&c, 0);
+  octo_msg_info_init (&info);
+  octo_sender_submit (s, &h, &info, data, 20000, 0, &accepted);
+  g_assert_true (accepted);
+  /* Algorithm 3 starts at one packet */
+  g_assert_cmpuint (octo_sender_poll (s, 0, pkt, &wake), >, 0);
+  g_assert_cmpuint (octo_sender_poll (s, 0, pkt, &wake), ==, 0);
+  octo_sender_get_stats (s, &st);
+  const guint64 mss = c.mtu + OCTO_LINK_OVERHEAD;
+  g_assert_cmpuint (st.session.cwnd, ==, mss);
+  /* its ACK: slow start to two packets */
+  OctoAck ack = {.conn_id = c.conn_id,.n_ranges = 1 };
+  guint8 ack_buf[OCTO_ACK_MAX_LEN];
+  ack.ranges[0].first = ack.ranges[0].last = c.isn;
+  gsize ack_len = octo_ack_write (&ack, ack_buf, sizeof ack_buf);
+  g_assert_true (octo_sender_on_control (s, ack_buf, ack_len,
+          5 * OCTO_MSECOND));
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.session.cwnd, ==, 2 * mss);
+
+  OctoNack nack = {.conn_id = c.conn_id,.trimmed = 2,.seq = c.isn + 1 };
+  octo_nack_write (&nack, buf, sizeof buf);
+  g_assert_false (octo_sender_on_control (s, buf, sizeof buf, 10 * OCTO_MSECOND));
+  nack.seq = c.isn;
+  nack.conn_id = c.conn_id + 1;
+  octo_nack_write (&nack, buf, sizeof buf);
+  g_assert_false (octo_sender_on_control (s, buf, sizeof buf, 10 * OCTO_MSECOND));
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.nacks_received, ==, 0);
+  g_assert_cmpuint (st.acks_foreign, ==, 2);
+
+  nack.conn_id = c.conn_id;
+  octo_nack_write (&nack, buf, sizeof buf);
+  g_assert_true (octo_sender_on_control (s, buf, sizeof buf, 10 * OCTO_MSECOND));
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.nacks_received, ==, 1);
+  /* two chunks: beta 0.25 */
+  g_assert_cmpuint (st.session.cwnd, ==, (guint64) (1.5 * mss));
+  octo_sender_free (s);
+  g_free (data);
+}
+
+typedef struct {
+  guint layers;
+  GBytes *data;
+} LayeredFrame;
+
+static void
+keep_layered_frame (OctoMessage *msg, gpointer user_data)
+{
+  LayeredFrame *d = user_data;
+  d->layers = msg->layers_delivered;
+  d->data = g_bytes_new_take (msg->data, msg->len);
+}
+
+/* The core end to end: a QUCO sender submits one frame's Q0 | Q1 | Q2 as
+ * qualitative packets, a queue trims the bronze chunk of every other
+ * packet, the receiver shows the frame at layer 1 and NACKs each trimmed
+ * packet, and the sender's window takes the NACKs. */
+static void
+test_qualitative_frame_end_to_end (void)
+{
+  const guint32 lens[] = { 6000, 4000, 2000 };
+  OctoSenderConfig c;
+  OctoReceiverConfig rc;
+  OctoQLayout layout;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  OctoSenderStats st;
+  LayeredFrame got = { 0 };
+  guint8 pkt[OCTO_SENDER_DEFAULT_MTU], fb[OCTO_ACK_MAX_LEN];
+  guint8 *frame = g_malloc (12000);
+  guint sent = 0, trimmed = 0;
+  gboolean accepted;
+  OctoTime wake;
+
+  for (guint i = 0; i < 12000; i++)
+    frame[i] = (guint8) (i * 7 + i / 1000);
+  octo_sender_config_init (&c);
+  c.cc = OCTO_SENDER_QUCO;
+  c.probe = FALSE;
+  octo_sender_config_ids_from_seed (&c, 9);
+  OctoSender *s = octo_sender_new (&c, 0);
+  octo_receiver_config_init (&rc);
+  OctoReceiver *r = octo_receiver_new (&rc, keep_layered_frame, &got);
+  octo_qlayout_layered (&layout, lens, 3);
+  octo_msg_info_init (&info);
+  octo_sender_submit_qualitative (s, &h, &info, &layout, frame, 0, &accepted);
+  g_assert_true (accepted);
+
+  for (OctoTime now = 0; now < OCTO_SECOND && !got.data;
+      now += OCTO_MSECOND) {
+    gsize len;
+    while ((len = octo_sender_poll (s, now, pkt, &wake)) > 0) {
+      if (sent++ % 2 == 1) {
+        OctoChunks chunks;
+        guint cut;
+        g_assert_true (octo_chunks_parse (pkt, len, &chunks));
+        len = octo_chunks_trim (pkt, len, &chunks, 1, &cut);
+        trimmed++;
+      }
+      octo_receiver_on_packet (r, pkt, len, now);
+      while ((len = octo_receiver_poll_nack (r, fb)) > 0)
+        g_assert_true (octo_sender_on_control (s, fb, len, now));
+    }
+    gsize len_ack = octo_receiver_poll_ack (r, now, fb);
+    if (len_ack > 0)
+      g_assert_true (octo_sender_on_control (s, fb, len_ack, now));
+  }
+  g_assert_nonnull (got.data);
+  g_assert_cmpuint (got.layers, ==, 2);
+  g_assert_cmpmem (g_bytes_get_data (got.data, NULL),
+      g_bytes_get_size (got.data), frame, 10000);
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (trimmed, >, 0);
+  g_assert_cmpuint (st.nacks_received, ==, trimmed);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_lower_layers, ==, 1);
+  g_bytes_unref (got.data);
+  octo_receiver_free (r);
+  octo_sender_free (s);
+  g_free (frame);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -653,5 +794,9 @@ main (int argc, char **argv)
   g_test_add_func
       ("/transport/sender/rtt-over-a-traced-uplink-is-at-least-propagation",
       test_rtt_over_a_traced_uplink_is_at_least_propagation);
+  g_test_add_func ("/transport/sender/qualitative-frame-end-to-end",
+      test_qualitative_frame_end_to_end);
+  g_test_add_func ("/transport/sender/quco-backs-off-on-its-nacks-only",
+      test_quco_sender_backs_off_on_its_nacks_only);
   return g_test_run ();
 }

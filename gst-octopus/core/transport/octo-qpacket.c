@@ -1,0 +1,286 @@
+/* gst-octopus core: qualitative packets (see octo-qpacket.h). */
+#include "octo-qpacket.h"
+
+#include <string.h>
+
+G_STATIC_ASSERT (OCTO_NACK_MAX_TRIMMED == OCTO_CHUNKS_MAX);
+
+static inline void
+put_u32 (guint8 *p, guint32 v)
+{
+  p[0] = v >> 24;
+  p[1] = v >> 16;
+  p[2] = v >> 8;
+  p[3] = v;
+}
+
+static inline guint32
+get_u32 (const guint8 *p)
+{
+  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) |
+      ((guint32) p[2] << 8) | p[3];
+}
+
+gboolean
+octo_qlayout_layered (OctoQLayout *layout, const guint32 *lens, guint n)
+{
+  if (n == 0 || n > OCTO_CHUNKS_MAX)
+    return FALSE;
+  layout->n_segments = n;
+  layout->equal = FALSE;
+  memcpy (layout->len, lens, n * sizeof lens[0]);
+  return TRUE;
+}
+
+gboolean
+octo_qlayout_equal (OctoQLayout *layout, guint32 msg_len, guint n)
+{
+  if (n == 0 || n > OCTO_CHUNKS_MAX)
+    return FALSE;
+  layout->n_segments = n;
+  layout->equal = TRUE;
+  for (guint i = 0; i < n; i++)
+    layout->len[i] = msg_len / n + (i < msg_len % n);
+  return TRUE;
+}
+
+guint64
+octo_qlayout_total (const OctoQLayout *layout)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < layout->n_segments; i++)
+    total += layout->len[i];
+  return total;
+}
+
+guint32
+octo_qlayout_piece_offset (const OctoQLayout *layout, guint seg,
+    guint32 index, guint32 count)
+{
+  return (guint32) ((guint64) layout->len[seg] * index / count);
+}
+
+guint32
+octo_qlayout_piece_len (const OctoQLayout *layout, guint seg, guint32 index,
+    guint32 count)
+{
+  return octo_qlayout_piece_offset (layout, seg, index + 1, count) -
+      octo_qlayout_piece_offset (layout, seg, index, count);
+}
+
+/* Bytes after the prefix besides the pieces: lengths and trailer. */
+static gsize
+overhead (guint n)
+{
+  return 4 * (gsize) n + octo_chunks_trailer_size (n);
+}
+
+/* The largest fragment of @count: fragment 0 carries the message info, and
+ * a piece is at most ceil(S_i / count). */
+static guint64
+largest_fragment (const OctoQLayout *layout, guint32 count)
+{
+  guint64 pieces = 0;
+
+  for (guint i = 0; i < layout->n_segments; i++)
+    pieces += ((guint64) layout->len[i] + count - 1) / count;
+  return OCTO_DATA_FIRST_PREFIX_LEN + overhead (layout->n_segments) + pieces;
+}
+
+guint32
+octo_qpacket_count (const OctoQLayout *layout, guint32 mtu)
+{
+  guint64 total = octo_qlayout_total (layout);
+  gsize fixed;
+
+  if (mtu < OCTO_MTU_MIN || mtu > OCTO_MTU_MAX || layout->n_segments == 0 ||
+      layout->n_segments > OCTO_CHUNKS_MAX || total > G_MAXUINT32)
+    return 0;
+  fixed = OCTO_DATA_FIRST_PREFIX_LEN + overhead (layout->n_segments);
+  /* Each piece rounds up by less than a byte per segment. */
+  if (fixed + layout->n_segments >= mtu)
+    return 0;
+  guint64 count = MAX (total / (mtu - fixed), 1);
+  while (count <= OCTO_FRAGMENTS_MAX && largest_fragment (layout, count) > mtu)
+    count++;
+  return count > OCTO_FRAGMENTS_MAX ? 0 : (guint32) count;
+}
+
+gsize
+octo_qpacket_write (const OctoHeader *params, const OctoMsgInfo *info,
+    const OctoQLayout *layout, const guint8 *msg, guint32 mtu,
+    guint32 index, guint32 count, guint8 *out)
+{
+  guint n = layout->n_segments;
+  guint16 lens[OCTO_CHUNKS_MAX];
+  guint8 flags = OCTO_DATA_FLAG_CHUNKED |
+      (layout->equal ? OCTO_DATA_FLAG_CHUNKS_EQUAL : 0);
+
+  if (index >= count || n == 0 || n > OCTO_CHUNKS_MAX ||
+      largest_fragment (layout, count) > mtu)
+    return 0;
+  gsize len = octo_fragment_write_prefix (params, info, flags,
+      (guint32) octo_qlayout_total (layout), 0, index, count, out);
+  if (len == 0)
+    return 0;
+  for (guint i = 0; i < n; i++, len += 4)
+    put_u32 (out + len, layout->len[i]);
+  gsize segment_start = 0;
+  for (guint i = 0; i < n; i++) {
+    lens[i] = octo_qlayout_piece_len (layout, i, index, count);
+    memcpy (out + len, msg + segment_start +
+        octo_qlayout_piece_offset (layout, i, index, count), lens[i]);
+    len += lens[i];
+    segment_start += layout->len[i];
+  }
+  octo_chunks_write_trailer (out + len, lens, n);
+  return len + octo_chunks_trailer_size (n);
+}
+
+gboolean
+octo_qpacket_parse (const OctoDataPacket *pkt, OctoQFragment *out)
+{
+  const guint8 *p = pkt->payload;
+  OctoChunks *c = &out->chunks;
+
+  if (!(pkt->flags & OCTO_DATA_FLAG_CHUNKED) ||
+      !octo_chunks_parse (p, pkt->payload_len, c) ||
+      c->chunks_offset != 4 * (gsize) c->n_chunks)
+    return FALSE;
+  out->layout.n_segments = c->n_chunks;
+  out->layout.equal = (pkt->flags & OCTO_DATA_FLAG_CHUNKS_EQUAL) != 0;
+  for (guint i = 0; i < c->n_chunks; i++)
+    out->layout.len[i] = get_u32 (p + 4 * i);
+  if (octo_qlayout_total (&out->layout) != pkt->msg_len)
+    return FALSE;
+  if (out->layout.equal) {
+    OctoQLayout stripes;
+    octo_qlayout_equal (&stripes, pkt->msg_len, c->n_chunks);
+    if (memcmp (stripes.len, out->layout.len, c->n_chunks * 4) != 0)
+      return FALSE;
+  }
+  gsize at = c->chunks_offset;
+  for (guint i = 0; i < c->n_chunks; i++) {
+    if (c->len[i] != octo_qlayout_piece_len (&out->layout, i,
+            pkt->frag_index, pkt->frag_count))
+      return FALSE;
+    if (i < c->n_chunks - c->trimmed) {
+      out->chunk[i] = p + at;
+      at += c->len[i];
+    } else {
+      out->chunk[i] = NULL;
+    }
+  }
+  return TRUE;
+}
+
+gboolean
+octo_qpacket_nack (const OctoDataPacket *pkt, const OctoQFragment *frag,
+    OctoNack *nack)
+{
+  if (frag->chunks.trimmed == 0)
+    return FALSE;
+  nack->conn_id = pkt->conn_id;
+  nack->path_id = pkt->path_id;
+  nack->trimmed = frag->chunks.trimmed;
+  nack->seq = pkt->seq;
+  return TRUE;
+}
+
+struct _OctoQMessage {
+  OctoQLayout layout;
+  guint32 frag_count, frags_seen;
+  guint8 *data;
+  guint8 *seen;                 /* per fragment: 1 + chunks present, 0 unseen */
+  guint64 missing[OCTO_CHUNKS_MAX];     /* bytes of each segment not arrived */
+};
+
+OctoQMessage *
+octo_qmessage_new (const OctoDataPacket *pkt, const OctoQFragment *frag,
+    guint64 max_bytes)
+{
+  if (pkt->msg_len > max_bytes)
+    return NULL;
+  OctoQMessage *m = g_new0 (OctoQMessage, 1);
+  m->layout = frag->layout;
+  m->frag_count = pkt->frag_count;
+  m->data = g_malloc0 (MAX (pkt->msg_len, 1));
+  m->seen = g_malloc0 (pkt->frag_count);
+  for (guint i = 0; i < m->layout.n_segments; i++)
+    m->missing[i] = m->layout.len[i];
+  return m;
+}
+
+void
+octo_qmessage_free (OctoQMessage *m)
+{
+  if (!m)
+    return;
+  g_free (m->data);
+  g_free (m->seen);
+  g_free (m);
+}
+
+gboolean
+octo_qmessage_add (OctoQMessage *m, const OctoDataPacket *pkt,
+    const OctoQFragment *frag)
+{
+  guint n = m->layout.n_segments;
+  guint present = frag->chunks.n_chunks - frag->chunks.trimmed;
+
+  if (pkt->frag_count != m->frag_count || frag->layout.n_segments != n ||
+      frag->layout.equal != m->layout.equal ||
+      memcmp (frag->layout.len, m->layout.len, n * 4) != 0)
+    return FALSE;
+  /* A copy trimmed less than one seen before adds the chunks it has more. */
+  guint had = m->seen[pkt->frag_index] ? m->seen[pkt->frag_index] - 1 : 0;
+  if (!m->seen[pkt->frag_index])
+    m->frags_seen++;
+  gsize segment_start = 0;
+  for (guint i = 0; i < n; i++) {
+    if (i >= had && i < present) {
+      memcpy (m->data + segment_start + octo_qlayout_piece_offset (&m->layout,
+              i, pkt->frag_index, m->frag_count), frag->chunk[i],
+          frag->chunks.len[i]);
+      m->missing[i] -= frag->chunks.len[i];
+    }
+    segment_start += m->layout.len[i];
+  }
+  m->seen[pkt->frag_index] = 1 + MAX (had, present);
+  return TRUE;
+}
+
+guint
+octo_qmessage_usable_segments (const OctoQMessage *m)
+{
+  guint whole = 0;
+
+  while (whole < m->layout.n_segments && m->missing[whole] == 0)
+    whole++;
+  if (m->layout.equal && whole < m->layout.n_segments)
+    return 0;
+  return whole;
+}
+
+gboolean
+octo_qmessage_all_fragments (const OctoQMessage *m)
+{
+  return m->frags_seen == m->frag_count;
+}
+
+const guint8 *
+octo_qmessage_data (const OctoQMessage *m)
+{
+  return m->data;
+}
+
+gsize
+octo_qmessage_prefix_len (const OctoQMessage *m, guint segments)
+{
+  gsize len = 0;
+
+  for (guint i = 0; i < MIN (segments, m->layout.n_segments); i++)
+    len += m->layout.len[i];
+  return len;
+}
