@@ -108,6 +108,18 @@ quco_on_nack (OctoCc *cc, guint trimmed, OctoTime now)
   quco_back_off (q, octo_quco_beta (trimmed), now);
 }
 
+/* TCP's retransmission timeout (RFC 5681 §3.1): half the window becomes
+ * the threshold and the window one packet. */
+static void
+quco_on_timeout (OctoCc *cc, G_GNUC_UNUSED guint64 inflight,
+    G_GNUC_UNUSED OctoTime now)
+{
+  QucoCc *q = (QucoCc *) cc;
+
+  q->ssthresh = MAX (q->cwnd / 2, 2.0);
+  q->cwnd = 1.0;
+}
+
 static guint64
 quco_pacing_rate (G_GNUC_UNUSED const OctoCc *cc)
 {
@@ -144,6 +156,7 @@ quco_state (const OctoCc *cc)
 static const OctoCcOps quco_ops = {
   .free = quco_free,
   .on_ack = quco_on_ack,
+  .on_timeout = quco_on_timeout,
   .pacing_rate = quco_pacing_rate,
   .bandwidth = quco_bandwidth,
   .cwnd = quco_cwnd,
@@ -226,6 +239,15 @@ trim_on_ack (OctoCc *cc, const OctoRateSample *rs, guint64 delivered,
 }
 
 static void
+trim_on_timeout (OctoCc *cc, guint64 inflight, OctoTime now)
+{
+  OctoCc *inner = ((TrimCc *) cc)->inner;
+
+  if (inner->ops->on_timeout)
+    inner->ops->on_timeout (inner, inflight, now);
+}
+
+static void
 trim_on_nack (OctoCc *cc, guint trimmed, OctoTime now)
 {
   TrimCc *t = (TrimCc *) cc;
@@ -280,6 +302,7 @@ static const OctoCcOps trim_ops = {
   .free = trim_free,
   .on_send = trim_on_send,
   .on_ack = trim_on_ack,
+  .on_timeout = trim_on_timeout,
   .pacing_rate = trim_pacing_rate,
   .bandwidth = trim_bandwidth,
   .cwnd = trim_cwnd,
