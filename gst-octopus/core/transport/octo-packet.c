@@ -1,36 +1,9 @@
 /* gst-octopus core: data/ACK packet layout (see octo-packet.h). */
 #include "octo-packet.h"
 
+#include "octo-bytes.h"
+
 #include <string.h>
-
-static inline void
-put_u16 (guint8 *p, guint16 v)
-{
-  p[0] = v >> 8;
-  p[1] = v;
-}
-
-static inline void
-put_u32 (guint8 *p, guint32 v)
-{
-  p[0] = v >> 24;
-  p[1] = v >> 16;
-  p[2] = v >> 8;
-  p[3] = v;
-}
-
-static inline guint16
-get_u16 (const guint8 *p)
-{
-  return ((guint16) p[0] << 8) | p[1];
-}
-
-static inline guint32
-get_u32 (const guint8 *p)
-{
-  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) |
-      ((guint32) p[2] << 8) | p[3];
-}
 
 void
 octo_msg_info_init (OctoMsgInfo *info)
@@ -107,21 +80,21 @@ octo_fragment_write_prefix (const OctoHeader *params, const OctoMsgInfo *info,
   f[0] = OCTO_TRANSPORT_VERSION;
   f[1] = flags;
   f[2] = f[3] = 0;
-  put_u32 (f + 4, 0);
-  put_u32 (f + 8, 0);
-  put_u32 (f + 12, 0);
-  put_u32 (f + 16, msg_len);
-  put_u32 (f + 20, offset);
-  put_u16 (f + 24, index);
-  put_u16 (f + 26, count);
+  octo_put_u32 (f + 4, 0);
+  octo_put_u32 (f + 8, 0);
+  octo_put_u32 (f + 12, 0);
+  octo_put_u32 (f + 16, msg_len);
+  octo_put_u32 (f + 20, offset);
+  octo_put_u16 (f + 24, index);
+  octo_put_u16 (f + 26, count);
   if (index != 0)
     return OCTO_DATA_PREFIX_LEN;
 
   guint8 *i = out + OCTO_DATA_PREFIX_LEN;
   guint64 t = info->capture_time;
-  put_u32 (i + 0, t >> 32);
-  put_u32 (i + 4, (guint32) t);
-  put_u32 (i + 8, info->frame_id);
+  octo_put_u32 (i + 0, t >> 32);
+  octo_put_u32 (i + 4, (guint32) t);
+  octo_put_u32 (i + 8, info->frame_id);
   i[12] = info->spatial_layer;
   i[13] = info->temporal_layer;
   i[14] = info->cell_id;
@@ -160,9 +133,9 @@ void
 octo_data_stamp (guint8 *packet, guint32 conn_id, guint32 seq,
     guint32 send_time_us)
 {
-  put_u32 (packet + OCTO_WIRE_HEADER_LEN + 4, conn_id);
-  put_u32 (packet + OCTO_WIRE_HEADER_LEN + 8, seq);
-  put_u32 (packet + OCTO_WIRE_HEADER_LEN + 12, send_time_us);
+  octo_put_u32 (packet + OCTO_WIRE_HEADER_LEN + 4, conn_id);
+  octo_put_u32 (packet + OCTO_WIRE_HEADER_LEN + 8, seq);
+  octo_put_u32 (packet + OCTO_WIRE_HEADER_LEN + 12, send_time_us);
 }
 
 gboolean
@@ -182,7 +155,7 @@ octo_data_connection (const guint8 *data, gsize len)
   if (len < OCTO_DATA_PREFIX_LEN || (data[0] & OCTO_WIRE_MARKER_MASK) !=
       OCTO_WIRE_MARKER || f[0] != OCTO_TRANSPORT_VERSION)
     return 0;
-  return get_u32 (f + 4);
+  return octo_get_u32 (f + 4);
 }
 
 OctoDataParseResult
@@ -206,20 +179,20 @@ octo_data_parse (const guint8 *data, gsize len, OctoDataPacket *out,
 
   out->flags = f[1];
   out->path_id = f[2];
-  out->conn_id = get_u32 (f + 4);
-  out->seq = get_u32 (f + 8);
-  out->send_time_us = get_u32 (f + 12);
-  out->msg_len = get_u32 (f + 16);
-  out->offset = get_u32 (f + 20);
-  out->frag_index = get_u16 (f + 24);
-  out->frag_count = get_u16 (f + 26);
+  out->conn_id = octo_get_u32 (f + 4);
+  out->seq = octo_get_u32 (f + 8);
+  out->send_time_us = octo_get_u32 (f + 12);
+  out->msg_len = octo_get_u32 (f + 16);
+  out->offset = octo_get_u32 (f + 20);
+  out->frag_index = octo_get_u16 (f + 24);
+  out->frag_count = octo_get_u16 (f + 26);
 
   if (out->frag_index == 0) {
     if (len < OCTO_DATA_FIRST_PREFIX_LEN)
       return OCTO_DATA_TRUNCATED;
     const guint8 *i = data + OCTO_DATA_PREFIX_LEN;
-    out->info.capture_time = ((guint64) get_u32 (i) << 32) | get_u32 (i + 4);
-    out->info.frame_id = get_u32 (i + 8);
+    out->info.capture_time = ((guint64) octo_get_u32 (i) << 32) | octo_get_u32 (i + 4);
+    out->info.frame_id = octo_get_u32 (i + 8);
     out->info.spatial_layer = i[12];
     out->info.temporal_layer = i[13];
     out->info.cell_id = i[14];
@@ -280,16 +253,16 @@ octo_ack_write (const OctoAck *ack, guint8 *out, gsize size)
     return 0;
   out[0] = OCTO_CONTROL_ACK;
   out[1] = OCTO_TRANSPORT_VERSION;
-  put_u16 (out + 2, ack->n_ranges);
-  put_u32 (out + 4, ack->conn_id);
-  put_u32 (out + 8, ack->ack_delay_us);
+  octo_put_u16 (out + 2, ack->n_ranges);
+  octo_put_u32 (out + 4, ack->conn_id);
+  octo_put_u32 (out + 8, ack->ack_delay_us);
   out[12] = ack->path_id;
   out[13] = ack->flags;
-  put_u16 (out + 14, 0);
+  octo_put_u16 (out + 14, 0);
   for (guint i = 0; i < ack->n_ranges; i++) {
     guint8 *r = out + OCTO_ACK_HEADER_LEN + 8 * i;
-    put_u32 (r, ack->ranges[i].first);
-    put_u32 (r + 4, ack->ranges[i].last);
+    octo_put_u32 (r, ack->ranges[i].first);
+    octo_put_u32 (r + 4, ack->ranges[i].last);
   }
   return len;
 }
@@ -306,21 +279,21 @@ octo_ack_parse (const guint8 *data, gsize len, OctoAck *out)
     return OCTO_ACK_BAD_VERSION;
   if (len < OCTO_ACK_HEADER_LEN)
     return OCTO_ACK_TRUNCATED;
-  out->n_ranges = get_u16 (data + 2);
+  out->n_ranges = octo_get_u16 (data + 2);
   if (out->n_ranges == 0 || out->n_ranges > OCTO_ACK_MAX_RANGES)
     return OCTO_ACK_BAD_RANGES;
   if (len != OCTO_ACK_HEADER_LEN + 8 * (gsize) out->n_ranges)
     return OCTO_ACK_TRUNCATED;
-  if (get_u16 (data + 14) != 0)
+  if (octo_get_u16 (data + 14) != 0)
     return OCTO_ACK_BAD_RESERVED;
-  out->conn_id = get_u32 (data + 4);
-  out->ack_delay_us = get_u32 (data + 8);
+  out->conn_id = octo_get_u32 (data + 4);
+  out->ack_delay_us = octo_get_u32 (data + 8);
   out->path_id = data[12];
   out->flags = data[13];
   for (guint i = 0; i < out->n_ranges; i++) {
     const guint8 *r = data + OCTO_ACK_HEADER_LEN + 8 * i;
-    out->ranges[i].first = get_u32 (r);
-    out->ranges[i].last = get_u32 (r + 4);
+    out->ranges[i].first = octo_get_u32 (r);
+    out->ranges[i].last = octo_get_u32 (r + 4);
   }
   return ranges_valid (out) ? OCTO_ACK_OK : OCTO_ACK_BAD_RANGES;
 }
@@ -344,8 +317,8 @@ octo_nack_write (const OctoNack *nack, guint8 *out, gsize size)
   out[1] = OCTO_TRANSPORT_VERSION;
   out[2] = nack->path_id;
   out[3] = nack->trimmed;
-  put_u32 (out + 4, nack->conn_id);
-  put_u32 (out + 8, nack->seq);
+  octo_put_u32 (out + 4, nack->conn_id);
+  octo_put_u32 (out + 8, nack->seq);
   return OCTO_NACK_LEN;
 }
 
@@ -364,7 +337,7 @@ octo_nack_parse (const guint8 *data, gsize len, OctoNack *out)
     return OCTO_NACK_BAD_TRIMMED;
   out->path_id = data[2];
   out->trimmed = data[3];
-  out->conn_id = get_u32 (data + 4);
-  out->seq = get_u32 (data + 8);
+  out->conn_id = octo_get_u32 (data + 4);
+  out->seq = octo_get_u32 (data + 8);
   return OCTO_NACK_OK;
 }

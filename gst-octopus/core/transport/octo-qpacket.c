@@ -1,25 +1,11 @@
 /* gst-octopus core: qualitative packets (see octo-qpacket.h). */
 #include "octo-qpacket.h"
 
+#include "octo-bytes.h"
+
 #include <string.h>
 
 G_STATIC_ASSERT (OCTO_NACK_MAX_TRIMMED == OCTO_CHUNKS_MAX);
-
-static inline void
-put_u32 (guint8 *p, guint32 v)
-{
-  p[0] = v >> 24;
-  p[1] = v >> 16;
-  p[2] = v >> 8;
-  p[3] = v;
-}
-
-static inline guint32
-get_u32 (const guint8 *p)
-{
-  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) |
-      ((guint32) p[2] << 8) | p[3];
-}
 
 gboolean
 octo_qlayout_layered (OctoQLayout *layout, const guint32 *lens, guint n)
@@ -125,7 +111,7 @@ octo_qpacket_write (const OctoHeader *params, const OctoMsgInfo *info,
   if (len == 0)
     return 0;
   for (guint i = 0; i < n; i++, len += 4)
-    put_u32 (out + len, layout->len[i]);
+    octo_put_u32 (out + len, layout->len[i]);
   gsize segment_start = 0;
   for (guint i = 0; i < n; i++) {
     lens[i] = octo_qlayout_piece_len (layout, i, index, count);
@@ -151,7 +137,7 @@ octo_qpacket_parse (const OctoDataPacket *pkt, OctoQFragment *out)
   out->layout.n_segments = c->n_chunks;
   out->layout.equal = (pkt->flags & OCTO_DATA_FLAG_CHUNKS_EQUAL) != 0;
   for (guint i = 0; i < c->n_chunks; i++)
-    out->layout.len[i] = get_u32 (p + 4 * i);
+    out->layout.len[i] = octo_get_u32 (p + 4 * i);
   if (octo_qlayout_total (&out->layout) != pkt->msg_len)
     return FALSE;
   if (out->layout.equal) {
