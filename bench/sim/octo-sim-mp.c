@@ -42,6 +42,8 @@ parse_flow (const gchar *arg, guint n_links, SimMpFlow *flow)
       flow->cc = OCTO_SENDER_BBR;
     else if (strcmp (parts[1], "delay-bbr") == 0)
       flow->cc = OCTO_SENDER_DELAY_BBR;
+    else if (strcmp (parts[1], "gcc") == 0)
+      flow->gcc = TRUE;
     else
       ok = FALSE;
     flow->scheduler = g_strdup (parts[2]);
@@ -50,7 +52,7 @@ parse_flow (const gchar *arg, guint n_links, SimMpFlow *flow)
   }
   g_strfreev (links);
   g_strfreev (parts);
-  return ok;
+  return ok && !(flow->gcc && flow->n_paths > 1);
 }
 
 int
@@ -64,7 +66,8 @@ main (int argc, char **argv)
         "A link (repeat): capacity in Mbit/s, one-way delay in ms, drop-tail "
           "buffer in ms of its rate", "MBPS,OWD_MS,BUFFER_MS"},
     {"flow", 0, 0, G_OPTION_ARG_STRING_ARRAY, &flow_args,
-          "A flow (repeat): its links joined by +, bbr or delay-bbr, the "
+          "A flow (repeat): its links joined by +, bbr, delay-bbr or gcc "
+          "(single path), the "
           "scheduler (min-cost, wrr, edcld, sfl, min-rtt), start in s, video "
           "maximum in Mbit/s (0: backlogged)",
         "LINKS,CC,SCHED,START_S,VIDEO_MBPS"},

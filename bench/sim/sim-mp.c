@@ -1,6 +1,7 @@
 /* Multipath topologies on a virtual clock (see sim-mp.h). */
 #include "sim-mp.h"
 
+#include "baselines/octo-gcc.h"
 #include "link/octo-link.h"
 #include "qdisc/octo-qdisc.h"
 #include "transport/octo-acker.h"
@@ -45,8 +46,32 @@ typedef struct {
   gboolean complete;
 } FrameRx;
 
+/* GCC's view of one packet. */
+typedef struct {
+  OctoTime send_time, arrival;  /* arrival OCTO_TIME_NONE: not (yet) */
+  guint32 size;
+} GccSent;
+
+typedef struct {
+  OctoTime due;
+  guint64 max_seq;
+} GccReport;
+
+typedef struct {
+  OctoGcc *gcc;
+  GArray *sent;                 /* GccSent by flight sequence number */
+  guint64 next_reported;
+  gboolean any_received;
+  guint64 max_received;
+  OctoTime next_report;         /* at the receiver */
+  GQueue reports;               /* GccReport*, on their way back */
+} FlowGcc;
+
+#define GCC_FEEDBACK_INTERVAL (50 * OCTO_MSECOND)
+
 typedef struct {
   const SimMpFlow *config;
+  FlowGcc gcc;
   SimMpFlowResult *result;
   OctoMpSession *session;
   OctoAcker ackers[SIM_MP_MAX_LINKS];
@@ -121,9 +146,15 @@ transmit (World *w, guint f, guint path, const AppPacket *app,
   np->sent = now;
   np->seq = octo_mp_session_on_sent (fl->session, path, size, now);
   np->padding = app == NULL;
+  if (fl->gcc.gcc) {
+    GccSent rec = { now, OCTO_TIME_NONE, size };
+
+    g_array_append_val (fl->gcc.sent, rec);
+  }
   if (app) {
     np->app = *app;
     fl->result->packets_sent++;
+    fl->result->path_packets[path]++;
   }
   octo_qdisc_enqueue (w->queues[link], &p, NULL, NULL, now);
 }
@@ -187,7 +218,8 @@ run_flow (World *w, guint f, OctoTime now)
       queue_message (fl, 0, 1, PACKET_BYTES, now);
   } else if (now >= fl->next_frame) {
     capture_frame (fl, now);
-    fl->next_frame += OCTO_SECOND / SIM_MP_FPS;
+    fl->next_frame = fl->config->start +
+        fl->result->frames * OCTO_SECOND / SIM_MP_FPS;
   }
   for (;;) {
     OctoPacket p;
@@ -221,6 +253,12 @@ receive (World *w, const OctoLinkDelivery *d)
 
   octo_acker_on_packet (&fl->ackers[np->path], (guint32) np->seq,
       d->delivery);
+  if (fl->gcc.gcc) {
+    g_array_index (fl->gcc.sent, GccSent, np->seq).arrival = d->delivery;
+    fl->gcc.max_received = fl->gcc.any_received ?
+        MAX (fl->gcc.max_received, np->seq) : np->seq;
+    fl->gcc.any_received = TRUE;
+  }
   ev = g_new0 (AckEvent, 1);
   ev->at = d->delivery + w->config->links[link].one_way;
   ev->flow = np->flow;
@@ -251,6 +289,46 @@ receive (World *w, const OctoLinkDelivery *d)
   g_free (np);
 }
 
+/* The receiver's feedback every 50 ms reaches the sender one one-way
+ * delay later: GCC hears of every packet up to the newest received
+ * (arrived by then, or lost) and sets the path's rate.  Returns when to
+ * run next. */
+static OctoTime
+run_gcc (World *w, Flow *fl, OctoTime now)
+{
+  FlowGcc *g = &fl->gcc;
+  OctoTime one_way = w->config->links[fl->config->links[0]].one_way;
+  GccReport *r;
+  guint64 target;
+
+  if (now >= g->next_report) {
+    if (g->any_received) {
+      r = g_new (GccReport, 1);
+      r->due = now + one_way;
+      r->max_seq = g->max_received;
+      g_queue_push_tail (&g->reports, r);
+    }
+    g->next_report = now + GCC_FEEDBACK_INTERVAL;
+  }
+  while ((r = g_queue_peek_head (&g->reports)) && r->due <= now) {
+    g_queue_pop_head (&g->reports);
+    for (; g->next_reported <= r->max_seq; g->next_reported++) {
+      const GccSent *s = &g_array_index (g->sent, GccSent, g->next_reported);
+
+      octo_gcc_on_packet (g->gcc, s->send_time, s->size,
+          s->arrival <= now ? s->arrival : OCTO_TIME_NONE);
+    }
+    octo_gcc_on_feedback (g->gcc, now, 2 * one_way);
+    g_free (r);
+  }
+  target = octo_gcc_target_bps (g->gcc);
+  octo_send_path_set_fixed_rates (octo_mp_session_path (fl->session, 0),
+      target, target);
+  if ((r = g_queue_peek_head (&g->reports)))
+    return MIN (g->next_report, r->due);
+  return g->next_report;
+}
+
 static void
 start_flow (World *w, guint f, OctoTime now)
 {
@@ -264,8 +342,19 @@ start_flow (World *w, guint f, OctoTime now)
     .release = on_release,
   };
 
+  if (fl->config->gcc) {
+    OctoGccConfig gc;
+
+    octo_gcc_config_init (&gc);
+    fl->gcc.gcc = octo_gcc_new (&gc);
+    fl->gcc.sent = g_array_new (FALSE, FALSE, sizeof (GccSent));
+    fl->gcc.next_report = now;
+    g_queue_init (&fl->gcc.reports);
+    pc.max_rate = gc.initial_bps;
+  }
   for (guint p = 0; p < fl->config->n_paths; p++) {
-    paths[p] = octo_send_path_new_for (&pc, fl->config->cc, PACKET_BYTES,
+    paths[p] = octo_send_path_new_for (&pc, fl->config->gcc ?
+        OCTO_SENDER_FIXED : fl->config->cc, PACKET_BYTES,
         w->config->seed + f * SIM_MP_MAX_LINKS + p, now);
     octo_acker_init (&fl->ackers[p], 1, 0);
   }
@@ -333,6 +422,8 @@ sim_mp_run (const SimMpConfig *config, OctoTime window_start,
       }
       if (!fl->session)
         start_flow (&w, f, now);
+      if (fl->gcc.gcc)
+        next = MIN (next, run_gcc (&w, fl, now));
       run_flow (&w, f, now);
       next = MIN (next, fl->wake);
       if (fl->config->video_max_bps)
@@ -363,6 +454,11 @@ sim_mp_run (const SimMpConfig *config, OctoTime window_start,
       octo_mp_session_free (fl->session);
     }
     g_hash_table_destroy (fl->frames);
+    if (fl->gcc.gcc) {
+      octo_gcc_free (fl->gcc.gcc);
+      g_array_free (fl->gcc.sent, TRUE);
+      g_queue_clear_full (&fl->gcc.reports, g_free);
+    }
   }
   for (guint l = 0; l < config->n_links; l++) {
     OctoPacket p;

@@ -9,6 +9,7 @@
  * a video source at 30 frames/s whose frame size follows the session's
  * bandwidth estimate at once, up to a maximum (the Delay-BBR paper's ideal
  * encoder); an app-limited video flow pads a path whose controller probes.
+ * A single-path flow may run WebRTC's GCC instead (the core's octo-gcc.h).
  * Used by octo-sim-mp and its tests. */
 #pragma once
 
@@ -31,6 +32,10 @@ typedef struct {
   guint n_paths;
   guint links[SIM_MP_MAX_LINKS];        /* the link of each path */
   OctoSenderCc cc;
+  /* single-path flows: GCC's target (fed transport-wide feedback every 50
+   * ms, one one-way delay later, no probe clusters) paces a fixed-rate
+   * path instead of @cc */
+  gboolean gcc;
   const gchar *scheduler;       /* NULL: min-cost */
   OctoTime start;
   guint64 video_max_bps;        /* 0: backlogged */
@@ -55,6 +60,7 @@ typedef struct {
   guint64 frames, frames_complete;
   GArray *frame_delays;                 /* OctoTime */
   guint64 packets_rescheduled;
+  guint64 path_packets[SIM_MP_MAX_LINKS];       /* data packets sent */
 } SimMpFlowResult;
 
 typedef struct {
