@@ -61,6 +61,8 @@ main (int argc, char **argv)
   gchar **link_args = NULL, **flow_args = NULL;
   gdouble duration_s = 300, window_from = 0, window_to = 0;
   gint seed = 1;
+  gdouble commit_ahead_ms = 0;
+  gchar **outage_args = NULL;
   GOptionEntry entries[] = {
     {"link", 0, 0, G_OPTION_ARG_STRING_ARRAY, &link_args,
         "A link (repeat): capacity in Mbit/s, one-way delay in ms, drop-tail "
@@ -78,6 +80,12 @@ main (int argc, char **argv)
     {"window-to", 0, 0, G_OPTION_ARG_DOUBLE, &window_to,
         "Throughput window end, s (0: the end)", "S"},
     {"seed", 0, 0, G_OPTION_ARG_INT, &seed, "Controller seeds (1)", "N"},
+    {"commit-ahead-ms", 0, 0, G_OPTION_ARG_DOUBLE, &commit_ahead_ms,
+          "Commit a message while a path's pacer drains within this (0: "
+          "when one is empty)", "MS"},
+    {"outage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &outage_args,
+          "A link outage (repeat): the link, its start and length in s",
+        "LINK,FROM_S,SECONDS"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- multipath simulator");
@@ -114,6 +122,21 @@ main (int argc, char **argv)
       return 2;
     }
   }
+  for (guint i = 0; outage_args && outage_args[i]; i++) {
+    guint link;
+    gdouble from, len;
+
+    if (sscanf (outage_args[i], "%u,%lf,%lf", &link, &from, &len) != 3 ||
+        link >= config.n_links || from < 0 || len <= 0) {
+      fprintf (stderr, "octo-sim-mp: --outage %s: expected LINK,FROM_S,"
+          "SECONDS with a known link\n", outage_args[i]);
+      return 2;
+    }
+    config.links[link].down_from = from * OCTO_SECOND;
+    config.links[link].down_until = (from + len) * OCTO_SECOND;
+  }
+  for (guint f = 0; f < config.n_flows; f++)
+    config.flows[f].commit_ahead = commit_ahead_ms * OCTO_MSECOND;
   if (config.n_flows == 0) {
     fprintf (stderr, "octo-sim-mp: give at least one --link and --flow\n");
     return 2;
@@ -153,5 +176,6 @@ main (int argc, char **argv)
   sim_mp_result_clear (&result);
   g_strfreev (link_args);
   g_strfreev (flow_args);
+  g_strfreev (outage_args);
   return 0;
 }

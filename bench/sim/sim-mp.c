@@ -132,6 +132,12 @@ on_release (const OctoPacket *packet, OctoMpFate fate, OctoDropReason reason,
   g_free (packet->data);
 }
 
+static gboolean
+in_outage (const SimMpLink *link, OctoTime t)
+{
+  return t >= link->down_from && t < link->down_until;
+}
+
 static void
 transmit (World *w, guint f, guint path, const AppPacket *app,
     guint32 size, OctoTime now)
@@ -156,7 +162,10 @@ transmit (World *w, guint f, guint path, const AppPacket *app,
     fl->result->packets_sent++;
     fl->result->path_packets[path]++;
   }
-  octo_qdisc_enqueue (w->queues[link], &p, NULL, NULL, now);
+  if (in_outage (&w->config->links[link], now))
+    on_link_drop (&p, OCTO_DROP_OVERFLOW, w);
+  else
+    octo_qdisc_enqueue (w->queues[link], &p, NULL, NULL, now);
 }
 
 static void
@@ -251,6 +260,10 @@ receive (World *w, const OctoLinkDelivery *d)
   guint link = fl->config->links[np->path];
   AckEvent *ev;
 
+  if (in_outage (&w->config->links[link], d->delivery)) {
+    on_link_drop (&d->packet, OCTO_DROP_OVERFLOW, w);
+    return;
+  }
   octo_acker_on_packet (&fl->ackers[np->path], (guint32) np->seq,
       d->delivery);
   if (fl->gcc.gcc) {
@@ -339,6 +352,7 @@ start_flow (World *w, guint f, OctoTime now)
     .buffer_bytes = SEND_BUFFER_BYTES,
     .rules = TRUE,
     .scheduler = fl->config->scheduler,
+    .commit_ahead = fl->config->commit_ahead,
     .release = on_release,
   };
 

@@ -26,6 +26,9 @@ typedef struct {
   guint64 rate_bps;
   OctoTime one_way;             /* each direction */
   guint64 buffer_bytes;         /* drop-tail */
+  /* an outage: what is sent or due to arrive in [down_from, down_until) is
+   * lost; down_until 0: none */
+  OctoTime down_from, down_until;
 } SimMpLink;
 
 typedef struct {
@@ -39,6 +42,7 @@ typedef struct {
   const gchar *scheduler;       /* NULL: min-cost */
   OctoTime start;
   guint64 video_max_bps;        /* 0: backlogged */
+  OctoTime commit_ahead;        /* OctoMpSessionConfig's */
 } SimMpFlow;
 
 typedef struct {

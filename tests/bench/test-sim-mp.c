@@ -116,6 +116,39 @@ test_a_backlogged_flow_fills_its_link (void)
   sim_mp_result_clear (&r);
 }
 
+/* Link 0 loses everything for 5 s: the video's path over it goes down,
+ * its unACKed packets go out again on path 1 and no frame is lost that
+ * would have arrived without the outage. */
+static void
+test_a_path_outage_costs_no_frame (void)
+{
+  SimMpConfig c = {
+    .n_links = 2,
+    .links = { link_of (4, 20, 300), link_of (4, 50, 300) },
+    .n_flows = 1,
+    .flows = { {.n_paths = 2,.links = {0, 1},.cc = OCTO_SENDER_DELAY_BBR,
+            .scheduler = "min-cost",.video_max_bps = 2000000} },
+    .duration = 30 * S,
+    .seed = 1,
+  };
+  SimMpResult clean, cut;
+
+  sim_mp_run (&c, 0, 30 * S, &clean);
+  c.links[0].down_from = 10 * S;
+  c.links[0].down_until = 15 * S;
+  sim_mp_run (&c, 0, 30 * S, &cut);
+  g_assert_cmpuint (clean.flows[0].packets_rescheduled, ==, 0);
+  g_assert_cmpuint (cut.flows[0].packets_lost, >, 0);
+  g_assert_cmpuint (cut.flows[0].packets_rescheduled, >=,
+      cut.flows[0].packets_lost);
+  g_assert_cmpuint (cut.flows[0].frames_complete, ==,
+      clean.flows[0].frames_complete);
+  g_assert_cmpuint (cut.flows[0].frames_complete, >=,
+      cut.flows[0].frames - 1);
+  sim_mp_result_clear (&clean);
+  sim_mp_result_clear (&cut);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -126,5 +159,7 @@ main (int argc, char **argv)
       test_runs_are_deterministic);
   g_test_add_func ("/sim-mp/a-backlogged-flow-fills-its-link",
       test_a_backlogged_flow_fills_its_link);
+  g_test_add_func ("/sim-mp/a-path-outage-costs-no-frame",
+      test_a_path_outage_costs_no_frame);
   return g_test_run ();
 }

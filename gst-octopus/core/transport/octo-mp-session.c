@@ -250,16 +250,20 @@ commit_message (OctoMpSession *s, OctoTime now)
   return TRUE;
 }
 
-/* Commits messages while a live path's pacer has nothing waiting. */
+/* Commits messages while a live path's pacer drains within commit_ahead. */
 static void
 commit (OctoMpSession *s, OctoTime now)
 {
   for (;;) {
     gboolean hungry = FALSE;
 
-    for (guint i = 0; i < s->n_paths; i++)
-      hungry |= s->paths[i].stats.up &&
-          g_queue_is_empty (&s->paths[i].pacer) && !s->paths[i].sending;
+    for (guint i = 0; i < s->n_paths; i++) {
+      const MpPath *mp = &s->paths[i];
+
+      hungry |= mp->stats.up && !mp->sending &&
+          octo_sched_drain_time (mp->stats.queued_bytes,
+          octo_send_path_pacing_rate (mp->path)) <= s->config.commit_ahead;
+    }
     if (!hungry || !commit_message (s, now))
       return;
   }

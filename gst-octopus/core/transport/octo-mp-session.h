@@ -4,8 +4,8 @@
  * One send buffer, an OctoEngine whose bandwidth is the sum of the live
  * paths' estimates, decides once per message (the rules of
  * octo-send-session.h, docs/design.md §3): a message leaves it whole,
- * when some live path's pacer queue is empty, or not at all.  The
- * scheduler (octo-sched.h) then assigns its packets to paths; each path
+ * when some live path's pacer queue is empty (or drains within
+ * commit_ahead), or not at all.  The scheduler (octo-sched.h) then assigns its packets to paths; each path
  * (octo-send-path.h) has its own flight, controller and pacer, and its
  * pacer queue never drops.
  *
@@ -51,6 +51,10 @@ typedef struct {
   guint64 buffer_bytes;         /* link bytes */
   gboolean rules;               /* FALSE: drop-tail */
   const gchar *scheduler;       /* octo_sched_names(); NULL: "min-cost" */
+  /* The next message is committed while some live path's pacer drains
+   * within this; 0: only when one has nothing waiting (the longer, the
+   * less the buffer's rules decide and the more the scheduler does). */
+  OctoTime commit_ahead;
   OctoMpReleaseFunc release;
   gpointer user_data;
 } OctoMpSessionConfig;

@@ -29,8 +29,8 @@ on_release (const OctoPacket *packet, OctoMpFate fate, OctoDropReason reason,
 
 /* @n_paths fixed-rate paths of @mbps each. */
 static void
-setup (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
-    const gchar *scheduler)
+setup_ahead (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
+    const gchar *scheduler, OctoTime commit_ahead)
 {
   OctoSendPath *paths[OCTO_SCHED_MAX_PATHS];
   OctoSendPathConfig pc = {.max_rate = (guint64) mbps * 1000000 };
@@ -38,6 +38,7 @@ setup (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
     .buffer_bytes = buffer_bytes,
     .rules = TRUE,
     .scheduler = scheduler,
+    .commit_ahead = commit_ahead,
     .release = on_release,
     .user_data = f,
   };
@@ -49,6 +50,13 @@ setup (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
   f->released = g_string_new ("");
   f->s = octo_mp_session_new (&c, paths, n_paths);
   g_assert_nonnull (f->s);
+}
+
+static void
+setup (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
+    const gchar *scheduler)
+{
+  setup_ahead (f, n_paths, mbps, buffer_bytes, scheduler, 0);
 }
 
 static void
@@ -182,6 +190,26 @@ test_the_send_buffer_decides_whole_messages (void)
   expect_log (&f, "p0:2 p1:3 p0:10 p1:12 p0:11 ");
   g_assert_cmpuint (f.fates[OCTO_MP_DROPPED], ==, 3);
   teardown (&f);
+}
+
+/* Message 1 is committed when a pacer is empty (after id 2 left: ids 4
+ * and 5 both on path 0), or with 2 ms of commit-ahead at once, together
+ * with message 0 (4 on path 0, 5 on path 1). */
+static void
+test_commit_ahead_commits_while_pacers_drain_soon (void)
+{
+  Fixture f;
+
+  for (guint ahead = 0; ahead <= 2; ahead += 2) {
+    setup_ahead (&f, 2, 8, 100000, "min-cost", ahead * MS);
+    enqueue (&f, 0, 4, 0, T0, T0);
+    enqueue (&f, 1, 2, 4, T0, T0);
+    for (OctoTime t = T0; t <= T0 + 3 * MS; t += MS)
+      drain (&f, t);
+    expect_log (&f, ahead ? "p0:0 p1:1 p0:2 p1:3 p0:4 p1:5 " :
+        "p0:0 p1:1 p0:2 p1:3 p0:4 p0:5 ");
+    teardown (&f);
+  }
 }
 
 /* Path 1 stops answering: after max(3 x 20 ms, 100 ms) of silence it is
@@ -346,6 +374,8 @@ main (int argc, char **argv)
       test_a_message_spreads_over_the_paths_by_cost);
   g_test_add_func ("/transport/mp-session/the-send-buffer-decides-whole-messages",
       test_the_send_buffer_decides_whole_messages);
+  g_test_add_func ("/transport/mp-session/commit-ahead-commits-while-pacers-drain-soon",
+      test_commit_ahead_commits_while_pacers_drain_soon);
   g_test_add_func ("/transport/mp-session/a-silent-path-goes-down-and-its-packets-move",
       test_a_silent_path_goes_down_and_its_packets_move);
   g_test_add_func ("/transport/mp-session/packets-past-their-deadline-are-not-rescheduled",
