@@ -14,7 +14,9 @@
           source of at most 2 Mbit/s that follows the estimate at once,
           300 s: mean and p99 frame delay (capture to last packet) of the
           complete frames, and the share of frames complete, for every
-          scheduler; capacity/one-way pairs in SWEEP.
+          scheduler (means over --seeds controller seeds, since the
+          competing flows' dynamics differ from seed to seed);
+          capacity/one-way pairs in SWEEP.
 
 Examples:
   bench/mp-experiments.py                     # all three, 300 s each run
@@ -45,8 +47,9 @@ SWEEP = [
 SWEEP_BUFFER_MS = 300
 
 
-def run(sim, links, flows, duration, window_from=0):
-    cmd = [sim, "--duration", str(duration), "--window-from", str(window_from)]
+def run(sim, links, flows, duration, window_from=0, seed=1):
+    cmd = [sim, "--duration", str(duration), "--window-from", str(window_from),
+           "--seed", str(seed)]
     for link in links:
         cmd += ["--link", "%g,%g,%g" % link]
     for flow in flows:
@@ -88,12 +91,13 @@ def table1(sim, duration, cases, ccs, title):
     print()
 
 
-def sweep(sim, duration):
-    print("### Scheduler sweep (%d s; buffers %d ms of each link's rate)\n"
-          % (duration, SWEEP_BUFFER_MS))
-    print("| # | path 1 | path 2 | " +
-          " | ".join("%s mean / p99 ms (complete %%)" % s
-                     for s in SCHEDULERS) + " | lowest mean |")
+def sweep(sim, duration, seeds):
+    print("### Scheduler sweep (%d s; buffers %d ms of each link's rate; "
+          "seeds 1-%d)\n" % (duration, SWEEP_BUFFER_MS, seeds))
+    print("Each cell: mean / p99 frame delay in ms of the complete frames "
+          "(means over the seeds), and the share of frames complete.\n")
+    print("| # | path 1 | path 2 | " + " | ".join(SCHEDULERS) +
+          " | lowest mean |")
     print("|---|---|---|" + "---|" * len(SCHEDULERS) + "---|")
     wins = {s: 0 for s in SCHEDULERS}
     for i, ((c1, d1), (c2, d2)) in enumerate(SWEEP, 1):
@@ -104,12 +108,14 @@ def sweep(sim, duration):
                      "0,delay-bbr,%s,0,0" % sched,
                      "0,delay-bbr,%s,0,0" % sched,
                      "1,delay-bbr,%s,0,0" % sched]
-            video = run(sim, links, flows, duration)[0]
-            complete = 100.0 * video["frames_complete"] / max(video["frames"], 1)
-            means[sched] = video["frame_delay_mean_ms"]
-            cells.append("%.1f / %.1f (%.1f)" % (
-                video["frame_delay_mean_ms"], video["frame_delay_p99_ms"],
-                complete))
+            videos = [run(sim, links, flows, duration, seed=seed)[0]
+                      for seed in range(1, seeds + 1)]
+            mean = sum(v["frame_delay_mean_ms"] for v in videos) / seeds
+            p99 = sum(v["frame_delay_p99_ms"] for v in videos) / seeds
+            complete = 100.0 * sum(v["frames_complete"] for v in videos) / \
+                max(sum(v["frames"] for v in videos), 1)
+            means[sched] = mean
+            cells.append("%.1f / %.1f (%.1f %%)" % (mean, p99, complete))
         best = min(means, key=means.get)
         wins[best] += 1
         print("| %d | %g Mbit/s, %g ms | %g Mbit/s, %g ms | %s | %s |"
@@ -127,6 +133,8 @@ def main():
         help="the octo-sim-mp binary (default: build/bench/sim/octo-sim-mp)")
     parser.add_argument("--duration", type=int, default=300,
                         help="seconds per run (default 300, the paper's)")
+    parser.add_argument("--seeds", type=int, default=3,
+                        help="sweep: controller seeds per setting (default 3)")
     parser.add_argument("--only", choices=["table1", "table2", "sweep"],
                         help="one experiment (default: all)")
     args = parser.parse_args()
@@ -143,7 +151,7 @@ def main():
                ["gcc", "bbr", "delay-bbr"],
                "Table 2: GCC, BBR and Delay-BBR, three flows 40 s apart")
     if args.only in (None, "sweep"):
-        sweep(args.sim, args.duration)
+        sweep(args.sim, args.duration, args.seeds)
     return 0
 
 
