@@ -197,8 +197,10 @@ capture_frame (Flow *fl, OctoTime now)
 {
   guint64 bw = octo_mp_session_bandwidth (fl->session);
   guint64 rate = MIN (bw ? bw : VIDEO_START_BPS, fl->config->video_max_bps);
-  guint64 bytes = MAX (rate / 8 / SIM_MP_FPS, PACKET_BYTES);
-  guint n = MIN ((bytes + PACKET_BYTES - 1) / PACKET_BYTES, 64);
+  /* a frame is at most 64 packets (its arrivals are one bit each) */
+  guint64 bytes = CLAMP (rate / 8 / SIM_MP_FPS, PACKET_BYTES,
+      64 * PACKET_BYTES);
+  guint n = (bytes + PACKET_BYTES - 1) / PACKET_BYTES;
   guint32 last = bytes - (n - 1) * PACKET_BYTES;
   FrameRx *rx = g_new0 (FrameRx, 1);
   guint32 frame = fl->result->frames++;
@@ -290,8 +292,7 @@ receive (World *w, const OctoLinkDelivery *d)
 
     rx->got |= G_GUINT64_CONSTANT (1) << np->app.frag;
     if (!rx->complete &&
-        (guint) g_bit_storage (rx->got) == np->app.n_frags &&
-        rx->got == (G_GUINT64_CONSTANT (1) << np->app.n_frags) - 1) {
+        rx->got == G_MAXUINT64 >> (64 - np->app.n_frags)) {
       OctoTime delay = d->delivery - rx->capture;
 
       rx->complete = TRUE;
