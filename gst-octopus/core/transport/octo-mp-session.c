@@ -1,0 +1,522 @@
+/* gst-octopus core: a send session over several paths (see
+ * octo-mp-session.h). */
+#include "octo-mp-session.h"
+
+#include <string.h>
+
+/* A committed packet, or one still in the send buffer (whose descriptor's
+ * data is the entry). */
+typedef struct {
+  OctoPacket packet;            /* data: the caller's */
+  OctoTime capture;
+  OctoTime deadline;            /* set when committed */
+  guint64 seq;                  /* flight sequence number once sent */
+} MpEntry;
+
+typedef struct {
+  OctoSendPath *path;
+  GQueue pacer;                 /* MpEntry*, waiting to leave */
+  GQueue unacked;               /* MpEntry*, sent, in send order */
+  MpEntry *sending;             /* given by dequeue, on_sent not yet told */
+  OctoTime unanswered_since;    /* first send after the last ACK, or NONE */
+  OctoTime last_probe;          /* when down: the last probe's time */
+  gboolean idle;                /* told to idle; nothing queued since */
+  OctoMpPathStats stats;
+} MpPath;
+
+struct _OctoMpSession {
+  OctoMpSessionConfig config;
+  OctoEngine *engine;
+  OctoSched *sched;
+  MpPath paths[OCTO_SCHED_MAX_PATHS];
+  guint n_paths;
+  guint next_path;              /* where dequeue starts looking, rotating */
+  guint64 last_bandwidth;
+  GArray *sizes;                /* guint32, scratch for one message */
+  GPtrArray *batch;             /* MpEntry*, scratch */
+  guint8 *assigned;             /* scratch, batch->len */
+  guint assigned_len;
+  OctoMpStats stats;
+};
+
+static void
+release (OctoMpSession *s, MpEntry *e, OctoMpFate fate, OctoDropReason reason)
+{
+  s->config.release (&e->packet, fate, reason, s->config.user_data);
+  g_free (e);
+}
+
+static void
+on_buffer_drop (const OctoPacket *packet, OctoDropReason reason,
+    gpointer user_data)
+{
+  release (user_data, packet->data, OCTO_MP_DROPPED, reason);
+}
+
+static void
+update_bandwidth (OctoMpSession *s)
+{
+  guint64 bw = octo_mp_session_bandwidth (s);
+
+  for (guint i = 0; i < s->n_paths; i++)
+    octo_send_path_update_pacer (s->paths[i].path);
+  if (bw != s->last_bandwidth) {
+    octo_engine_set_bandwidth (s->engine, bw);
+    s->last_bandwidth = bw;
+  }
+}
+
+OctoMpSession *
+octo_mp_session_new (const OctoMpSessionConfig *config, OctoSendPath **paths,
+    guint n_paths)
+{
+  OctoSched *sched = octo_sched_new (config->scheduler ? config->scheduler :
+      "min-cost");
+  OctoMpSession *s;
+  OctoEngineConfig ec;
+
+  if (!sched || n_paths == 0 || n_paths > OCTO_SCHED_MAX_PATHS) {
+    octo_sched_free (sched);
+    return NULL;
+  }
+  s = g_new0 (OctoMpSession, 1);
+  s->config = *config;
+  s->sched = sched;
+  octo_engine_config_init (&ec);
+  ec.limit_bytes = config->buffer_bytes;
+  ec.rules = config->rules;
+  ec.bw_source = OCTO_BW_EXTERNAL;
+  s->engine = octo_engine_new (&ec, on_buffer_drop, s);
+  s->n_paths = n_paths;
+  for (guint i = 0; i < n_paths; i++) {
+    s->paths[i].path = paths[i];
+    g_queue_init (&s->paths[i].pacer);
+    g_queue_init (&s->paths[i].unacked);
+    s->paths[i].unanswered_since = OCTO_TIME_NONE;
+    s->paths[i].stats.up = TRUE;
+  }
+  s->sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->batch = g_ptr_array_new ();
+  s->last_bandwidth = OCTO_BW_UNKNOWN;
+  update_bandwidth (s);
+  return s;
+}
+
+void
+octo_mp_session_free (OctoMpSession *s)
+{
+  OctoPacket p;
+
+  if (!s)
+    return;
+  while (octo_engine_dequeue (s->engine, G_MAXUINT64 / 2, &p))
+    release (s, p.data, OCTO_MP_CLOSED, OCTO_DROP_OVERFLOW);
+  octo_engine_free (s->engine);
+  for (guint i = 0; i < s->n_paths; i++) {
+    MpPath *mp = &s->paths[i];
+    MpEntry *e;
+
+    while ((e = g_queue_pop_head (&mp->pacer)))
+      release (s, e, OCTO_MP_CLOSED, OCTO_DROP_OVERFLOW);
+    while ((e = g_queue_pop_head (&mp->unacked)))
+      release (s, e, OCTO_MP_CLOSED, OCTO_DROP_OVERFLOW);
+    if (mp->sending)
+      release (s, mp->sending, OCTO_MP_CLOSED, OCTO_DROP_OVERFLOW);
+    octo_send_path_free (mp->path);
+  }
+  octo_sched_free (s->sched);
+  g_array_free (s->sizes, TRUE);
+  g_ptr_array_free (s->batch, TRUE);
+  g_free (s->assigned);
+  g_free (s);
+}
+
+guint
+octo_mp_session_n_paths (const OctoMpSession *session)
+{
+  return session->n_paths;
+}
+
+OctoSendPath *
+octo_mp_session_path (const OctoMpSession *session, guint i)
+{
+  return session->paths[i].path;
+}
+
+gboolean
+octo_mp_session_enqueue (OctoMpSession *s, const OctoPacket *packet,
+    OctoTime capture, OctoTime now)
+{
+  MpEntry *e = g_new0 (MpEntry, 1);
+  OctoPacket p = *packet;
+
+  e->packet = *packet;
+  e->capture = capture;
+  p.data = e;
+  return octo_engine_enqueue (s->engine, &p, now);
+}
+
+static OctoTime
+silence_limit (const MpPath *mp)
+{
+  OctoTime srtt = octo_flight_srtt (octo_send_path_flight (mp->path));
+
+  if (srtt == 0)
+    return OCTO_MP_INITIAL_SILENCE;
+  return MAX (OCTO_MP_SILENCE_RTTS * srtt, OCTO_MP_MIN_SILENCE);
+}
+
+static gboolean
+any_up (const OctoMpSession *s)
+{
+  for (guint i = 0; i < s->n_paths; i++)
+    if (s->paths[i].stats.up)
+      return TRUE;
+  return FALSE;
+}
+
+/* Schedules the entries of s->batch on the live paths (at least one). */
+static void
+schedule_batch (OctoMpSession *s, OctoTime now)
+{
+  OctoSchedPath state[OCTO_SCHED_MAX_PATHS];
+  guint n = s->batch->len;
+
+  if (n == 0)
+    return;
+  g_array_set_size (s->sizes, n);
+  if (s->assigned_len < n) {
+    s->assigned = g_realloc (s->assigned, n);
+    s->assigned_len = n;
+  }
+  for (guint i = 0; i < n; i++)
+    g_array_index (s->sizes, guint32, i) =
+        ((MpEntry *) g_ptr_array_index (s->batch, i))->packet.size;
+  for (guint i = 0; i < s->n_paths; i++) {
+    const MpPath *mp = &s->paths[i];
+
+    state[i].srtt = octo_flight_srtt (octo_send_path_flight (mp->path));
+    state[i].queued_bytes = mp->stats.queued_bytes;
+    state[i].pacing_rate = octo_send_path_pacing_rate (mp->path);
+    state[i].bandwidth = octo_send_path_bandwidth (mp->path);
+    state[i].up = mp->stats.up;
+  }
+  octo_sched_assign (s->sched, state, s->n_paths,
+      (const guint32 *) s->sizes->data, n, now, s->assigned);
+  for (guint i = 0; i < n; i++) {
+    MpEntry *e = g_ptr_array_index (s->batch, i);
+    MpPath *mp = &s->paths[s->assigned[i]];
+
+    g_queue_push_tail (&mp->pacer, e);
+    mp->stats.queued_bytes += e->packet.size;
+    mp->idle = FALSE;
+  }
+  g_ptr_array_set_size (s->batch, 0);
+}
+
+static gboolean
+same_message (const OctoPacket *a, const OctoPacket *b)
+{
+  return a->tagged && b->tagged && a->source == b->source &&
+      a->header.stream_id == b->header.stream_id &&
+      a->header.msg_id == b->header.msg_id;
+}
+
+/* Moves the next message, whole, from the send buffer to the paths; FALSE
+ * if the buffer is empty. */
+static gboolean
+commit_message (OctoMpSession *s, OctoTime now)
+{
+  OctoPacket p;
+
+  if (!octo_engine_dequeue (s->engine, now, &p))
+    return FALSE;
+  for (;;) {
+    MpEntry *e = p.data;
+    const OctoPacket *next;
+
+    e->deadline = (e->capture != OCTO_TIME_NONE ? e->capture : now) +
+        OCTO_MP_DEADLINE;
+    g_ptr_array_add (s->batch, e);
+    if (!p.tagged || p.header.last)
+      break;
+    next = octo_engine_peek (s->engine, now);
+    if (!next || !same_message (&e->packet, next) ||
+        !octo_engine_dequeue (s->engine, now, &p))
+      break;
+  }
+  s->stats.messages_committed++;
+  schedule_batch (s, now);
+  return TRUE;
+}
+
+/* Commits messages while a live path's pacer drains within commit_ahead. */
+static void
+commit (OctoMpSession *s, OctoTime now)
+{
+  for (;;) {
+    gboolean hungry = FALSE;
+
+    for (guint i = 0; i < s->n_paths; i++) {
+      const MpPath *mp = &s->paths[i];
+
+      hungry |= mp->stats.up && !mp->sending &&
+          octo_sched_drain_time (mp->stats.queued_bytes,
+          octo_send_path_pacing_rate (mp->path)) <= s->config.commit_ahead;
+    }
+    if (!hungry || !commit_message (s, now))
+      return;
+  }
+}
+
+/* Takes the down path @i's waiting packets (and, when @unacked, its
+ * unACKed ones) whose deadline has not passed into s->batch. */
+static void
+take_from (OctoMpSession *s, guint i, gboolean unacked, OctoTime now)
+{
+  MpPath *mp = &s->paths[i];
+  GQueue *queues[2] = { unacked ? &mp->unacked : NULL, &mp->pacer };
+  MpEntry *e;
+
+  for (guint q = 0; q < 2; q++) {
+    if (!queues[q])
+      continue;
+    while ((e = g_queue_pop_head (queues[q]))) {
+      if (queues[q] == &mp->pacer)
+        mp->stats.queued_bytes -= e->packet.size;
+      if (e->deadline <= now) {
+        s->stats.packets_expired++;
+        release (s, e, OCTO_MP_EXPIRED, OCTO_DROP_OVERFLOW);
+        continue;
+      }
+      mp->stats.packets_rescheduled++;
+      g_ptr_array_add (s->batch, e);
+    }
+  }
+}
+
+/* Paths silent too long go down; what they hold goes to live paths. */
+static void
+check_paths (OctoMpSession *s, OctoTime now)
+{
+  gboolean changed = FALSE;
+
+  for (guint i = 0; i < s->n_paths; i++) {
+    MpPath *mp = &s->paths[i];
+
+    if (!mp->stats.up || mp->unanswered_since == OCTO_TIME_NONE ||
+        now < mp->unanswered_since + silence_limit (mp))
+      continue;
+    mp->stats.up = FALSE;
+    mp->stats.downs++;
+    mp->last_probe = now;
+    changed = TRUE;
+    take_from (s, i, TRUE, now);
+    if (!any_up (s)) {
+      /* nowhere to go: they wait in its pacer, the unACKed first */
+      for (guint k = s->batch->len; k > 0; k--) {
+        MpEntry *e = g_ptr_array_index (s->batch, k - 1);
+
+        g_queue_push_head (&mp->pacer, e);
+        mp->stats.queued_bytes += e->packet.size;
+        mp->stats.packets_rescheduled--;
+      }
+      g_ptr_array_set_size (s->batch, 0);
+    }
+  }
+  if (changed)
+    update_bandwidth (s);
+  if (!any_up (s))
+    return;
+  /* what waits on down paths (also from before any path was up) */
+  for (guint i = 0; i < s->n_paths; i++)
+    if (!s->paths[i].stats.up && !g_queue_is_empty (&s->paths[i].pacer))
+      take_from (s, i, FALSE, now);
+  schedule_batch (s, now);
+}
+
+static void
+expire_unacked (OctoMpSession *s, MpPath *mp, OctoTime now)
+{
+  MpEntry *e;
+
+  while ((e = g_queue_peek_head (&mp->unacked)) && e->deadline <= now) {
+    g_queue_pop_head (&mp->unacked);
+    s->stats.packets_expired++;
+    release (s, e, OCTO_MP_EXPIRED, OCTO_DROP_OVERFLOW);
+  }
+}
+
+/* The next packet of @mp that may still make its deadline. */
+static MpEntry *
+pop_live (OctoMpSession *s, MpPath *mp, OctoTime now)
+{
+  MpEntry *e;
+
+  while ((e = g_queue_pop_head (&mp->pacer))) {
+    mp->stats.queued_bytes -= e->packet.size;
+    if (e->deadline > now)
+      return e;
+    s->stats.packets_expired++;
+    release (s, e, OCTO_MP_EXPIRED, OCTO_DROP_OVERFLOW);
+  }
+  return NULL;
+}
+
+OctoSendNext
+octo_mp_session_dequeue (OctoMpSession *s, OctoTime now, OctoPacket *out,
+    guint *path, OctoTime *wake)
+{
+  gboolean timed_out = FALSE;
+
+  *wake = OCTO_TIME_NONE;
+  for (guint i = 0; i < s->n_paths; i++)
+    timed_out |= octo_send_path_on_timer (s->paths[i].path, now);
+  if (timed_out)
+    update_bandwidth (s);
+  check_paths (s, now);
+  commit (s, now);
+
+  for (guint k = 0; k < s->n_paths; k++) {
+    guint i = (s->next_path + k) % s->n_paths;
+    MpPath *mp = &s->paths[i];
+    OctoTime path_wake;
+
+    expire_unacked (s, mp, now);
+    if (mp->stats.up && mp->unanswered_since != OCTO_TIME_NONE)
+      *wake = MIN (*wake, mp->unanswered_since + silence_limit (mp));
+    if (!mp->stats.up) {
+      OctoTime probe = mp->last_probe + silence_limit (mp);
+
+      if (probe > now) {
+        *wake = MIN (*wake, probe);
+        continue;
+      }
+    } else if (g_queue_is_empty (&mp->pacer) && mp->idle) {
+      continue;
+    }
+    if (!octo_send_path_may_send (mp->path, now, &path_wake)) {
+      *wake = MIN (*wake, path_wake);
+      continue;
+    }
+    s->next_path = (i + 1) % s->n_paths;
+    *path = i;
+    if (mp->stats.up && (mp->sending = pop_live (s, mp, now))) {
+      *out = mp->sending->packet;
+      return OCTO_SEND_PACKET;
+    }
+    return OCTO_SEND_EMPTY;
+  }
+  return OCTO_SEND_HELD;
+}
+
+void
+octo_mp_session_idle (OctoMpSession *s, guint path, OctoTime now)
+{
+  MpPath *mp = &s->paths[path];
+  OctoTime flight_wake;
+
+  octo_send_path_idle (mp->path, &flight_wake);
+  if (mp->stats.up)
+    mp->idle = TRUE;
+  else
+    mp->last_probe = now;
+}
+
+guint64
+octo_mp_session_on_sent (OctoMpSession *s, guint path, guint32 size,
+    OctoTime now)
+{
+  MpPath *mp = &s->paths[path];
+  guint64 seq = octo_send_path_on_sent (mp->path, size, TRUE, now);
+
+  if (mp->unanswered_since == OCTO_TIME_NONE)
+    mp->unanswered_since = now;
+  if (!mp->stats.up)
+    mp->last_probe = now;
+  if (mp->sending) {
+    mp->sending->seq = seq;
+    g_queue_push_tail (&mp->unacked, mp->sending);
+    mp->sending = NULL;
+    mp->stats.packets_sent++;
+    mp->stats.bytes_sent += size;
+  }
+  return seq;
+}
+
+static gboolean
+acked (const OctoAck *ack, guint64 seq)
+{
+  for (guint r = 0; r < ack->n_ranges; r++)
+    if ((guint32) ((guint32) seq - ack->ranges[r].first) <=
+        (guint32) (ack->ranges[r].last - ack->ranges[r].first))
+      return TRUE;
+  return FALSE;
+}
+
+void
+octo_mp_session_on_ack (OctoMpSession *s, guint path, const OctoAck *ack,
+    OctoTime now)
+{
+  MpPath *mp = &s->paths[path];
+  GList *l = mp->unacked.head;
+
+  octo_send_path_on_feedback (mp->path, OCTO_TIME_NONE);
+  octo_send_path_on_ack (mp->path, ack, now);
+  /* silence counts again from now while packets are still out */
+  mp->unanswered_since = octo_flight_inflight (octo_send_path_flight
+      (mp->path)) > 0 ? now : OCTO_TIME_NONE;
+  mp->stats.up = TRUE;
+  while (l) {
+    GList *next = l->next;
+    MpEntry *e = l->data;
+
+    if (acked (ack, e->seq)) {
+      g_queue_delete_link (&mp->unacked, l);
+      mp->stats.packets_acked++;
+      release (s, e, OCTO_MP_ACKED, OCTO_DROP_OVERFLOW);
+    }
+    l = next;
+  }
+  update_bandwidth (s);
+}
+
+guint64
+octo_mp_session_bandwidth (const OctoMpSession *s)
+{
+  guint64 bw = 0;
+
+  for (guint i = 0; i < s->n_paths; i++)
+    if (s->paths[i].stats.up)
+      bw += octo_send_path_bandwidth (s->paths[i].path);
+  return bw;
+}
+
+guint32
+octo_mp_session_queued_packets (const OctoMpSession *s)
+{
+  guint32 n = octo_engine_queued_packets (s->engine);
+
+  for (guint i = 0; i < s->n_paths; i++)
+    n += g_queue_get_length ((GQueue *) & s->paths[i].pacer);
+  return n;
+}
+
+void
+octo_mp_session_path_stats (const OctoMpSession *s, guint path,
+    OctoMpPathStats *stats)
+{
+  *stats = s->paths[path].stats;
+}
+
+void
+octo_mp_session_get_stats (const OctoMpSession *s, OctoMpStats *stats)
+{
+  *stats = s->stats;
+}
+
+const OctoEngineStats *
+octo_mp_session_buffer_stats (const OctoMpSession *s)
+{
+  return octo_engine_get_stats (s->engine);
+}

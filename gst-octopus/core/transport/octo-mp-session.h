@@ -1,0 +1,126 @@
+/* gst-octopus core: a send session over several paths (paper 003's
+ * multipath framework with the Octopus send buffer).
+ *
+ * One send buffer, an OctoEngine whose bandwidth is the sum of the live
+ * paths' estimates, decides once per message (the rules of
+ * octo-send-session.h, docs/design.md §3): a message leaves it whole,
+ * when some live path's pacer queue is empty (or drains within
+ * commit_ahead), or not at all.  The scheduler (octo-sched.h) then assigns its packets to paths; each path
+ * (octo-send-path.h) has its own flight, controller and pacer, and its
+ * pacer queue never drops.
+ *
+ * Committed packets stay with the session until ACKed or their deadline
+ * (capture + OCTO_MP_DEADLINE) passes, so a path that falls silent can be
+ * replaced: a path is down after max(3 x sRTT, OCTO_MP_MIN_SILENCE)
+ * without an ACK while it had packets out (OCTO_MP_INITIAL_SILENCE before
+ * its first RTT sample); its queued and unACKed packets
+ * whose deadline has not passed are scheduled again on the live paths.  A
+ * down path is probed (the caller sends padding on it) once per that
+ * silence, and is up again at its next ACK.  Lost packets are not
+ * retransmitted.
+ *
+ * The caller owns each packet's payload (OctoPacket.data): it reads it
+ * when the packet leaves (octo_mp_session_dequeue(), perhaps more than
+ * once if rescheduled) and frees it when @release says the session is
+ * done with it. */
+#pragma once
+
+#include "octo-engine.h"
+#include "octo-sched.h"
+#include "octo-send-session.h"
+
+G_BEGIN_DECLS
+
+#define OCTO_MP_DEADLINE (500 * OCTO_MSECOND)
+#define OCTO_MP_MIN_SILENCE (100 * OCTO_MSECOND)
+#define OCTO_MP_SILENCE_RTTS 3
+/* Before the first RTT sample (TCP's initial RTO, RFC 6298). */
+#define OCTO_MP_INITIAL_SILENCE (1 * OCTO_SECOND)
+
+typedef enum {
+  OCTO_MP_DROPPED,              /* the send buffer's rules; @reason says which */
+  OCTO_MP_ACKED,
+  OCTO_MP_EXPIRED,              /* deadline passed before an ACK */
+  OCTO_MP_CLOSED,               /* still held when the session was freed */
+} OctoMpFate;
+
+typedef void (*OctoMpReleaseFunc) (const OctoPacket *packet, OctoMpFate fate,
+    OctoDropReason reason, gpointer user_data);
+
+typedef struct {
+  guint64 buffer_bytes;         /* link bytes */
+  gboolean rules;               /* FALSE: drop-tail */
+  const gchar *scheduler;       /* octo_sched_names(); NULL: "min-cost" */
+  /* The next message is committed while some live path's pacer drains
+   * within this; 0: only when one has nothing waiting (the longer, the
+   * less the buffer's rules decide and the more the scheduler does). */
+  OctoTime commit_ahead;
+  OctoMpReleaseFunc release;
+  gpointer user_data;
+} OctoMpSessionConfig;
+
+typedef struct {
+  gboolean up;
+  guint64 packets_sent, bytes_sent;     /* data packets, link bytes */
+  guint64 packets_acked;
+  guint64 packets_rescheduled;          /* moved away when it went down */
+  guint64 queued_bytes;                 /* in its pacer */
+  guint64 downs;                        /* times it went down */
+} OctoMpPathStats;
+
+typedef struct {
+  guint64 messages_committed;
+  guint64 packets_expired;              /* committed, deadline passed unACKed */
+} OctoMpStats;
+
+typedef struct _OctoMpSession OctoMpSession;
+
+/* Takes the @n_paths @paths (at most OCTO_SCHED_MAX_PATHS); NULL if the
+ * scheduler is unknown or there are no or too many paths. */
+OctoMpSession *octo_mp_session_new (const OctoMpSessionConfig *config,
+    OctoSendPath **paths, guint n_paths);
+/* Releases what it holds with OCTO_MP_CLOSED. */
+void octo_mp_session_free (OctoMpSession *session);
+
+guint octo_mp_session_n_paths (const OctoMpSession *session);
+OctoSendPath *octo_mp_session_path (const OctoMpSession *session, guint i);
+
+/* Queues @packet of a message captured at @capture (OCTO_TIME_NONE:
+ * unknown, the deadline runs from its commit); FALSE if the buffer
+ * discarded it at once (released as OCTO_MP_DROPPED). */
+gboolean octo_mp_session_enqueue (OctoMpSession *session,
+    const OctoPacket *packet, OctoTime capture, OctoTime now);
+
+/* What may leave at @now:
+ * - OCTO_SEND_PACKET: @out leaves on path @path; tell the session with
+ *   octo_mp_session_on_sent();
+ * - OCTO_SEND_EMPTY: path @path may send but has nothing (or is down and
+ *   due a probe): send padding on it through octo_mp_session_on_sent(), or
+ *   call octo_mp_session_idle();
+ * - OCTO_SEND_HELD: nothing before @wake (OCTO_TIME_NONE: new data or
+ *   feedback). */
+OctoSendNext octo_mp_session_dequeue (OctoMpSession *session, OctoTime now,
+    OctoPacket *out, guint *path, OctoTime *wake);
+/* Path @path sends nothing now (see octo_send_path_idle()). */
+void octo_mp_session_idle (OctoMpSession *session, guint path,
+    OctoTime now);
+/* A packet of @size link bytes leaves on @path at @now: the one
+ * octo_mp_session_dequeue() just gave for it, or padding.  Returns its
+ * flight sequence number. */
+guint64 octo_mp_session_on_sent (OctoMpSession *session, guint path,
+    guint32 size, OctoTime now);
+/* An ACK came back on @path (ranges in flight sequence numbers). */
+void octo_mp_session_on_ack (OctoMpSession *session, guint path,
+    const OctoAck *ack, OctoTime now);
+
+/* The send buffer's bandwidth: the sum of the live paths' estimates. */
+guint64 octo_mp_session_bandwidth (const OctoMpSession *session);
+guint32 octo_mp_session_queued_packets (const OctoMpSession *session);
+void octo_mp_session_path_stats (const OctoMpSession *session, guint path,
+    OctoMpPathStats *stats);
+void octo_mp_session_get_stats (const OctoMpSession *session,
+    OctoMpStats *stats);
+const OctoEngineStats *octo_mp_session_buffer_stats (const OctoMpSession
+    *session);
+
+G_END_DECLS
