@@ -26,8 +26,8 @@ typedef struct {
   guint64 rate_bps;
   OctoTime one_way;             /* each direction */
   guint64 buffer_bytes;         /* drop-tail */
-  /* an outage: what is sent or due to arrive in [down_from, down_until) is
-   * lost; down_until 0: none */
+  /* an outage: data sent or due to arrive in [down_from, down_until) is
+   * lost (ACKs already on their way still arrive); down_until 0: none */
   OctoTime down_from, down_until;
 } SimMpLink;
 

@@ -307,7 +307,9 @@ check_probe_rtt (OctoBbr *b, guint64 delivered, guint64 inflight, OctoTime now)
   if (b->mode != OCTO_BBR_PROBE_RTT && b->min_rtt_expired && !b->idle_restart) {
     b->mode = OCTO_BBR_PROBE_RTT;
     b->pacing_gain = 1;
-    b->prior_cwnd = b->cwnd;
+    /* as Linux's bbr_save_cwnd: in recovery the window before it counts */
+    b->prior_cwnd = b->in_timeout_recovery ?
+        MAX (b->prior_cwnd, b->cwnd) : b->cwnd;
     b->probe_rtt_done_stamp = 0;
   }
   if (b->mode == OCTO_BBR_PROBE_RTT) {

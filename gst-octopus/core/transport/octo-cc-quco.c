@@ -28,6 +28,8 @@ backoff_rtt (Backoff *b, OctoTime rtt)
 {
   if (rtt == 0)
     return;
+  if (b->srtt == 0 && b->in_round)
+    b->round_end = 0;           /* the pre-sample round ends with the sample */
   b->srtt = b->srtt == 0 ? rtt : (7 * b->srtt + rtt) / 8;
 }
 
@@ -41,12 +43,14 @@ backoff_apply (Backoff *b, gdouble value, gdouble beta, gdouble floor,
     if (beta <= b->round_beta)
       return value;
     b->round_beta = beta;
-    return MAX ((1.0 - beta) * b->round_start, floor);
+    /* deepen, never raise: the value may have fallen since (a timeout) */
+    return MIN (value, MAX ((1.0 - beta) * b->round_start, floor));
   }
   b->in_round = TRUE;
   b->round_start = value;
   b->round_beta = beta;
-  b->round_end = now + b->srtt;
+  /* before the first RTT sample the whole wait is one round */
+  b->round_end = b->srtt ? now + b->srtt : OCTO_TIME_NONE;
   return MAX ((1.0 - beta) * value, floor);
 }
 
@@ -77,14 +81,19 @@ quco_back_off (QucoCc *q, gdouble beta, OctoTime now)
 
 static void
 quco_on_ack (OctoCc *cc, const OctoRateSample *rs,
-    G_GNUC_UNUSED guint64 delivered, G_GNUC_UNUSED guint64 inflight,
-    OctoTime now)
+    G_GNUC_UNUSED guint64 delivered, guint64 inflight, OctoTime now)
 {
   QucoCc *q = (QucoCc *) cc;
+  guint64 prior_inflight = inflight + rs->newly_acked + rs->newly_lost;
 
   backoff_rtt (&q->backoff, rs->rtt);
   if (rs->newly_lost > 0)
     quco_back_off (q, OCTO_QUCO_BETA_HIGH, now);
+  /* The window grows only while it is what limits the sender (RFC 7661):
+   * an app-limited video would otherwise grow it, and the estimate made of
+   * it, without bound. */
+  if (prior_inflight + q->config.mss < q->cwnd * q->config.mss)
+    return;
   /* Algorithm 3 per acked packet. */
   for (gdouble left = (gdouble) rs->newly_acked / q->config.mss; left > 0;
       left -= 1.0) {
@@ -108,16 +117,17 @@ quco_on_nack (OctoCc *cc, guint trimmed, OctoTime now)
   quco_back_off (q, octo_quco_beta (trimmed), now);
 }
 
-/* TCP's retransmission timeout (RFC 5681 §3.1): half the window becomes
- * the threshold and the window one packet. */
+/* TCP's retransmission timeout (RFC 5681 §3.1): half of what was in
+ * flight becomes the threshold, the window one packet, and the back-off
+ * round is over (a later signal starts from this window). */
 static void
-quco_on_timeout (OctoCc *cc, G_GNUC_UNUSED guint64 inflight,
-    G_GNUC_UNUSED OctoTime now)
+quco_on_timeout (OctoCc *cc, guint64 inflight, G_GNUC_UNUSED OctoTime now)
 {
   QucoCc *q = (QucoCc *) cc;
 
-  q->ssthresh = MAX (q->cwnd / 2, 2.0);
+  q->ssthresh = MAX ((gdouble) inflight / q->config.mss / 2, 2.0);
   q->cwnd = 1.0;
+  q->backoff.in_round = FALSE;
 }
 
 static guint64
@@ -167,6 +177,7 @@ static const OctoCcOps quco_ops = {
 OctoCc *
 octo_cc_new_quco (const OctoQucoConfig *config)
 {
+  g_return_val_if_fail (config->mss > 0, NULL);
   QucoCc *q = g_new0 (QucoCc, 1);
 
   q->cc.ops = &quco_ops;

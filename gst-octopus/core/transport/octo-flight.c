@@ -268,17 +268,18 @@ octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack, OctoTime now,
   advance_base (f);
 }
 
-static OctoTime
-loss_timeout (const OctoFlight *f)
+OctoTime
+octo_flight_loss_timeout (const OctoFlight *f)
 {
-  return f->srtt ? MAX (3 * f->srtt, OCTO_FLIGHT_MIN_TIMEOUT) : OCTO_SECOND;
+  return f->srtt ? MAX (OCTO_FLIGHT_TIMEOUT_RTTS * f->srtt,
+      OCTO_FLIGHT_MIN_TIMEOUT) : OCTO_FLIGHT_INITIAL_TIMEOUT;
 }
 
 guint64
 octo_flight_on_timer (OctoFlight *flight, OctoTime now)
 {
   OctoFlight *f = flight;
-  OctoTime timeout = loss_timeout (f);
+  OctoTime timeout = octo_flight_loss_timeout (f);
   guint64 lost = 0;
 
   /* Send times grow with seq: stop at the first packet still in time. */
@@ -300,7 +301,8 @@ octo_flight_next_timeout (const OctoFlight *flight)
 {
   if (flight->base == flight->next)
     return OCTO_TIME_NONE;
-  return slot (flight, flight->base)->sent_time + loss_timeout (flight);
+  return slot (flight, flight->base)->sent_time +
+      octo_flight_loss_timeout (flight);
 }
 
 guint64

@@ -20,6 +20,9 @@ G_BEGIN_DECLS
 
 #define OCTO_FLIGHT_REORDER_PACKETS 3
 #define OCTO_FLIGHT_MIN_TIMEOUT (100 * OCTO_MSECOND)
+#define OCTO_FLIGHT_TIMEOUT_RTTS 3
+/* Before the first RTT sample (TCP's initial RTO, RFC 6298). */
+#define OCTO_FLIGHT_INITIAL_TIMEOUT (1 * OCTO_SECOND)
 /* A sample whose send rate exceeds its delivery rate by more than
  * 1/MARGIN (here 25 %) is path-limited even if the sender ran out of data. */
 #define OCTO_FLIGHT_PATH_LIMITED_MARGIN 4
@@ -62,6 +65,9 @@ void octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack,
 
 /* Declares timed-out packets lost; returns the bytes. */
 guint64 octo_flight_on_timer (OctoFlight *flight, OctoTime now);
+/* How long a packet may go unacknowledged before it is lost: max(3 x
+ * srtt, 100 ms), 1 s before the first RTT sample. */
+OctoTime octo_flight_loss_timeout (const OctoFlight *flight);
 /* When the oldest packet in flight times out; OCTO_TIME_NONE if none. */
 OctoTime octo_flight_next_timeout (const OctoFlight *flight);
 

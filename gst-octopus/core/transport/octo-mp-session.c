@@ -11,6 +11,7 @@ typedef struct {
   OctoTime capture;
   OctoTime deadline;            /* set when committed */
   guint64 seq;                  /* flight sequence number once sent */
+  guint origin;                 /* rescheduled: the path it was taken from */
 } MpEntry;
 
 typedef struct {
@@ -156,14 +157,11 @@ octo_mp_session_enqueue (OctoMpSession *s, const OctoPacket *packet,
   return octo_engine_enqueue (s->engine, &p, now);
 }
 
+/* Silent this long with packets out: down (the flight's loss timeout). */
 static OctoTime
 silence_limit (const MpPath *mp)
 {
-  OctoTime srtt = octo_flight_srtt (octo_send_path_flight (mp->path));
-
-  if (srtt == 0)
-    return OCTO_MP_INITIAL_SILENCE;
-  return MAX (OCTO_MP_SILENCE_RTTS * srtt, OCTO_MP_MIN_SILENCE);
+  return octo_flight_loss_timeout (octo_send_path_flight (mp->path));
 }
 
 static gboolean
@@ -201,8 +199,10 @@ schedule_batch (OctoMpSession *s, OctoTime now)
     state[i].bandwidth = octo_send_path_bandwidth (mp->path);
     state[i].up = mp->stats.up;
   }
-  octo_sched_assign (s->sched, state, s->n_paths,
-      (const guint32 *) s->sizes->data, n, now, s->assigned);
+  /* callers make sure a path is up, so a scheduler always finds one */
+  if (!octo_sched_assign (s->sched, state, s->n_paths,
+          (const guint32 *) s->sizes->data, n, now, s->assigned))
+    g_error ("multipath scheduler %s assigned no path", s->config.scheduler);
   for (guint i = 0; i < n; i++) {
     MpEntry *e = g_ptr_array_index (s->batch, i);
     MpPath *mp = &s->paths[s->assigned[i]];
@@ -290,6 +290,7 @@ take_from (OctoMpSession *s, guint i, gboolean unacked, OctoTime now)
         continue;
       }
       mp->stats.packets_rescheduled++;
+      e->origin = i;
       g_ptr_array_add (s->batch, e);
     }
   }
@@ -313,13 +314,15 @@ check_paths (OctoMpSession *s, OctoTime now)
     changed = TRUE;
     take_from (s, i, TRUE, now);
     if (!any_up (s)) {
-      /* nowhere to go: they wait in its pacer, the unACKed first */
+      /* nowhere to go: each waits in the pacer of the path it came from,
+       * the unACKed first, and was not rescheduled after all */
       for (guint k = s->batch->len; k > 0; k--) {
         MpEntry *e = g_ptr_array_index (s->batch, k - 1);
+        MpPath *from = &s->paths[e->origin];
 
-        g_queue_push_head (&mp->pacer, e);
-        mp->stats.queued_bytes += e->packet.size;
-        mp->stats.packets_rescheduled--;
+        g_queue_push_head (&from->pacer, e);
+        from->stats.queued_bytes += e->packet.size;
+        from->stats.packets_rescheduled--;
       }
       g_ptr_array_set_size (s->batch, 0);
     }
@@ -399,6 +402,8 @@ octo_mp_session_dequeue (OctoMpSession *s, OctoTime now, OctoPacket *out,
       *wake = MIN (*wake, path_wake);
       continue;
     }
+    /* the packet handed out last must have been reported sent */
+    g_return_val_if_fail (mp->sending == NULL, OCTO_SEND_HELD);
     s->next_path = (i + 1) % s->n_paths;
     *path = i;
     if (mp->stats.up && (mp->sending = pop_live (s, mp, now))) {

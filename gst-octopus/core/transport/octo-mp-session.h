@@ -11,9 +11,10 @@
  *
  * Committed packets stay with the session until ACKed or their deadline
  * (capture + OCTO_MP_DEADLINE) passes, so a path that falls silent can be
- * replaced: a path is down after max(3 x sRTT, OCTO_MP_MIN_SILENCE)
- * without an ACK while it had packets out (OCTO_MP_INITIAL_SILENCE before
- * its first RTT sample); its queued and unACKed packets
+ * replaced: a path is down after its flight's loss timeout
+ * (octo_flight_loss_timeout(): max(3 x sRTT, 100 ms), 1 s before its first
+ * RTT sample) without an ACK while it had packets out; its queued and
+ * unACKed packets
  * whose deadline has not passed are scheduled again on the live paths.  A
  * down path is probed (the caller sends padding on it) once per that
  * silence, and is up again at its next ACK.  Lost packets are not
@@ -32,10 +33,6 @@
 G_BEGIN_DECLS
 
 #define OCTO_MP_DEADLINE (500 * OCTO_MSECOND)
-#define OCTO_MP_MIN_SILENCE (100 * OCTO_MSECOND)
-#define OCTO_MP_SILENCE_RTTS 3
-/* Before the first RTT sample (TCP's initial RTO, RFC 6298). */
-#define OCTO_MP_INITIAL_SILENCE (1 * OCTO_SECOND)
 
 typedef enum {
   OCTO_MP_DROPPED,              /* the send buffer's rules; @reason says which */

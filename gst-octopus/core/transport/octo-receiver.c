@@ -261,29 +261,34 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   deliver (r, st, &msg);
 }
 
-/* A qualitative fragment: NACK it if trimmed (Algorithm 2), and once every
- * fragment arrived hand over the leading layers whose bytes all did. */
+/* A trimmed packet is NACKed (Algorithm 2) whether or not its message is
+ * still wanted: the trim is a congestion signal either way. */
+static void
+nack_trimmed (OctoReceiver *r, const OctoDataPacket *pkt,
+    const OctoQFragment *frag)
+{
+  OctoNack nack;
+
+  if (!octo_qpacket_nack (pkt, frag, &nack))
+    return;
+  r->stats.packets_trimmed++;
+  r->stats.chunks_trimmed += nack.trimmed;
+  if (r->nacks->len < MAX_PENDING_NACKS)
+    g_array_append_val (r->nacks, nack);
+  else
+    r->stats.nacks_not_sent++;
+}
+
+/* A qualitative fragment (parsed): once every fragment arrived, hand over
+ * the leading layers whose bytes all did. */
 static void
 add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
-    OctoTime now)
+    const OctoQFragment *fragment, OctoTime now)
 {
   guint64 key = ((guint64) pkt->header.stream_id << 32) | pkt->header.msg_id;
   Partial *p = g_hash_table_lookup (r->partials, &key);
-  OctoQFragment frag;
-  OctoNack nack;
+  OctoQFragment frag = *fragment;
 
-  if (!octo_qpacket_parse (pkt, &frag)) {
-    r->stats.packets_qualitative_invalid++;
-    return;
-  }
-  if (octo_qpacket_nack (pkt, &frag, &nack)) {
-    r->stats.packets_trimmed++;
-    r->stats.chunks_trimmed += nack.trimmed;
-    if (r->nacks->len < MAX_PENDING_NACKS)
-      g_array_append_val (r->nacks, nack);
-    else
-      r->stats.nacks_not_sent++;
-  }
   if (!p) {
     if (pkt->msg_len > r->config.max_partial_bytes) {
       r->stats.messages_too_large++;
@@ -301,6 +306,7 @@ add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   if (pkt->frag_index == 0) {
     p->header = pkt->header;
     p->info = pkt->info;
+    p->have_first = TRUE;
   }
   if (!octo_qmessage_all_fragments (p->qmessage))
     return;
@@ -400,6 +406,15 @@ octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
     return res;
   }
 
+  OctoQFragment frag;
+  if (pkt.flags & OCTO_DATA_FLAG_CHUNKED) {
+    r->stats.packets_qualitative++;
+    if (!octo_qpacket_parse (&pkt, &frag)) {
+      r->stats.packets_qualitative_invalid++;
+      return res;
+    }
+    nack_trimmed (r, &pkt, &frag);
+  }
   StreamState *st = stream_state (r, pkt.header.stream_id);
   if (st->delivered_any &&
       !octo_msg_id_newer (pkt.header.msg_id, st->last_delivered)) {
@@ -409,8 +424,7 @@ octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
     return res;
   }
   if (pkt.flags & OCTO_DATA_FLAG_CHUNKED) {
-    r->stats.packets_qualitative++;
-    add_qualitative (r, st, &pkt, now);
+    add_qualitative (r, st, &pkt, &frag, now);
     return res;
   }
   if (pkt.frag_count == 1) {

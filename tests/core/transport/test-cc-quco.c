@@ -5,12 +5,15 @@
 #define MSS 1000
 #define RTT (100 * OCTO_MSECOND)
 
+/* @packets acked of a sender that keeps its window full. */
 static void
 ack (OctoCc *cc, guint packets, OctoTime now)
 {
   OctoRateSample rs = {.rtt = RTT,.newly_acked = (guint64) packets * MSS };
+  guint64 window = cc->ops->cwnd (cc);
 
-  cc->ops->on_ack (cc, &rs, 0, 0, now);
+  cc->ops->on_ack (cc, &rs, 0, window > rs.newly_acked ?
+      window - rs.newly_acked : 0, now);
 }
 
 static void
@@ -115,6 +118,58 @@ test_every_nack_variant_backs_off_on_each (void)
   octo_cc_free (cc);
 }
 
+/* A timeout ends the back-off round: a deeper signal right after it backs
+ * off from the timeout's window of 1, never back up to (1 - beta) of the
+ * window the round started with. */
+static void
+test_timeout_ends_the_backoff_round (void)
+{
+  OctoQucoConfig config = {.mss = MSS,.initial_cwnd = 20,.trim_aware = TRUE };
+  OctoCc *cc = octo_cc_new_quco (&config);
+
+  ack (cc, 1, MS (100));        /* an RTT sample: rounds of 100 ms */
+  assert_cwnd (cc, 21);
+  octo_cc_on_nack (cc, 1, MS (200));
+  assert_cwnd (cc, 21 * 0.9);
+  cc->ops->on_timeout (cc, 10 * MSS, MS (250));
+  assert_cwnd (cc, 1);
+  g_assert_cmpfloat (octo_cc_quco_ssthresh (cc), ==, 5);
+  octo_cc_on_nack (cc, 3, MS (260));
+  assert_cwnd (cc, 1);
+  octo_cc_free (cc);
+}
+
+/* An app-limited sender (far less in flight than the window) does not
+ * grow the window, so neither does the estimate made of it. */
+static void
+test_app_limited_window_does_not_grow (void)
+{
+  OctoQucoConfig config = {.mss = MSS,.initial_cwnd = 10,.trim_aware = TRUE };
+  OctoCc *cc = octo_cc_new_quco (&config);
+  OctoRateSample rs = {.rtt = RTT,.newly_acked = MSS };
+
+  for (guint i = 0; i < 1000; i++)
+    cc->ops->on_ack (cc, &rs, 0, 2 * MSS, MS (100 + i));
+  assert_cwnd (cc, 10);
+  ack (cc, 1, MS (2000));       /* window full: it grows */
+  assert_cwnd (cc, 11);
+  octo_cc_free (cc);
+}
+
+/* Before the first RTT sample every NACK belongs to one round. */
+static void
+test_one_round_before_the_first_rtt_sample (void)
+{
+  OctoQucoConfig config = {.mss = MSS,.initial_cwnd = 20,.trim_aware = TRUE };
+  OctoCc *cc = octo_cc_new_quco (&config);
+
+  octo_cc_on_nack (cc, 1, MS (10));
+  octo_cc_on_nack (cc, 1, MS (20));
+  octo_cc_on_nack (cc, 1, MS (500));
+  assert_cwnd (cc, 18);
+  octo_cc_free (cc);
+}
+
 static void
 test_betas_by_trimmed_chunks (void)
 {
@@ -165,6 +220,12 @@ main (int argc, char **argv)
       test_newreno_twin_ignores_nacks_and_halves_on_loss);
   g_test_add_func ("/transport/cc-quco/every-nack-variant",
       test_every_nack_variant_backs_off_on_each);
+  g_test_add_func ("/transport/cc-quco/timeout-ends-the-backoff-round",
+      test_timeout_ends_the_backoff_round);
+  g_test_add_func ("/transport/cc-quco/app-limited-window-does-not-grow",
+      test_app_limited_window_does_not_grow);
+  g_test_add_func ("/transport/cc-quco/one-round-before-the-first-rtt-sample",
+      test_one_round_before_the_first_rtt_sample);
   g_test_add_func ("/transport/cc-quco/betas-by-trimmed-chunks",
       test_betas_by_trimmed_chunks);
   g_test_add_func ("/transport/cc-quco/trim-aware-bbr-scales-rate-and-window",

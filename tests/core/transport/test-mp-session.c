@@ -354,6 +354,36 @@ test_packets_wait_while_no_path_is_up (void)
   teardown (&f);
 }
 
+/* Both paths fall silent together: nothing is rescheduled (there is
+ * nowhere to go), so no path counts a rescheduled packet, and the four
+ * wait where they were. */
+static void
+test_paths_down_together_count_nothing_rescheduled (void)
+{
+  Fixture f;
+  OctoMpPathStats st;
+
+  setup (&f, 2, 8, 100000, "min-cost");
+  enqueue (&f, 0, 2, 0, T0, T0);
+  drain (&f, T0);
+  ack (&f, 0, 0, 0, T0 + 20 * MS);
+  ack (&f, 1, 0, 0, T0 + 20 * MS);
+  enqueue (&f, 1, 4, 2, T0 + 20 * MS, T0 + 20 * MS);
+  drain (&f, T0 + 20 * MS);
+  drain (&f, T0 + 21 * MS);
+  expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p1:5 ");
+  drain (&f, T0 + 120 * MS);
+  expect_log (&f, "");
+  for (guint i = 0; i < 2; i++) {
+    octo_mp_session_path_stats (f.s, i, &st);
+    g_assert_false (st.up);
+    g_assert_cmpuint (st.packets_rescheduled, ==, 0);
+  }
+  g_assert_cmpuint (octo_mp_session_queued_packets (f.s), ==, 4);
+  g_assert_cmpstr (f.released->str, ==, "");
+  teardown (&f);
+}
+
 static void
 test_an_unknown_scheduler_is_refused (void)
 {
@@ -382,6 +412,8 @@ main (int argc, char **argv)
       test_packets_past_their_deadline_are_not_rescheduled);
   g_test_add_func ("/transport/mp-session/a-down-path-is-probed-and-comes-back",
       test_a_down_path_is_probed_and_comes_back);
+  g_test_add_func ("/transport/mp-session/paths-down-together-count-nothing",
+      test_paths_down_together_count_nothing_rescheduled);
   g_test_add_func ("/transport/mp-session/packets-wait-while-no-path-is-up",
       test_packets_wait_while_no_path_is_up);
   g_test_add_func ("/transport/mp-session/an-unknown-scheduler-is-refused",

@@ -556,6 +556,49 @@ receive_layered_frame (guint trim, Layered *out, guint8 *msg,
   octo_receiver_free (r);
 }
 
+/* A trimmed fragment of a message already passed by a newer one is late
+ * (not reassembled) but still NACKed: the trim is a congestion signal. */
+static void
+test_trimmed_fragment_of_a_late_message_is_still_nacked (void)
+{
+  const guint32 lens[] = { 900, 600, 300 };
+  guint8 msg[1800] = { 0 }, pkt[MTU], nack[OCTO_NACK_LEN];
+  OctoReceiverConfig config;
+  OctoQLayout layout;
+  OctoHeader newer = {.stream_id = 1,.msg_id = 5 };
+  OctoHeader older = {.stream_id = 1,.msg_id = 4 };
+  OctoMsgInfo info;
+  OctoChunks c;
+  OctoNack parsed;
+  Layered out = { 0 };
+  guint cut;
+
+  octo_receiver_config_init (&config);
+  OctoReceiver *r = octo_receiver_new (&config, collect_layered, &out);
+  octo_msg_info_init (&info);
+  gsize n = octo_fragment_write (&newer, &info, msg, 100, MTU, 0, 1, pkt);
+  octo_data_stamp (pkt, 0x77, 10, 0);
+  g_assert_cmpint (octo_receiver_on_packet (r, pkt, n, 0), ==, OCTO_DATA_OK);
+  g_assert_nonnull (out.data);
+
+  octo_qlayout_layered (&layout, lens, 3);
+  n = octo_qpacket_write (&older, &info, &layout, msg, MTU, 1,
+      octo_qpacket_count (&layout, MTU), pkt);
+  octo_data_stamp (pkt, 0x77, 11, 0);
+  g_assert_true (octo_chunks_parse (pkt, n, &c));
+  n = octo_chunks_trim (pkt, n, &c, 2, &cut);
+  g_assert_cmpint (octo_receiver_on_packet (r, pkt, n, OCTO_MSECOND), ==,
+      OCTO_DATA_OK);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->packets_late, ==, 1);
+  g_assert_cmpuint (octo_receiver_poll_nack (r, nack), ==, OCTO_NACK_LEN);
+  g_assert_cmpint (octo_nack_parse (nack, OCTO_NACK_LEN, &parsed), ==,
+      OCTO_NACK_OK);
+  g_assert_cmpuint (parsed.seq, ==, 11);
+  g_assert_cmpuint (parsed.trimmed, ==, 2);
+  g_bytes_unref (out.data);
+  octo_receiver_free (r);
+}
+
 static void
 test_trimmed_frame_is_delivered_at_a_lower_layer_and_nacked (void)
 {
@@ -623,6 +666,9 @@ main (int argc, char **argv)
       test_shared_budget_bounds_all_senders_and_is_released);
   g_test_add_func ("/transport/receiver/message-above-budget-is-too-large",
       test_message_above_budget_is_too_large);
+  g_test_add_func
+      ("/transport/receiver/trimmed-fragment-of-a-late-message-is-still-nacked",
+      test_trimmed_fragment_of_a_late_message_is_still_nacked);
   g_test_add_func
       ("/transport/receiver/trimmed-frame-is-delivered-at-a-lower-layer-and-nacked",
       test_trimmed_frame_is_delivered_at_a_lower_layer_and_nacked);
