@@ -115,6 +115,7 @@ struct _GstOctopusSrc {
   GCancellable *cancellable;
   gint cancel_fd;               /* the cancellable's, made once */
   OctoPeerTable *peers;
+  GstClock *system_clock;       /* for latency: obtained once, not per message */
   GQueue ready;                 /* GstBuffer, complete messages */
   guint8 *recv_buf;             /* RECV_BATCH x OCTO_MTU_MAX */
   struct mmsghdr msgs[RECV_BATCH];
@@ -163,10 +164,8 @@ on_message (OctoMessage *msg, const OctoPeer *peer, gpointer user_data)
   GstOctopusSrc *self = user_data;
   GstBuffer *buf;
   GstOctopusMeta *m;
-  GstClock *clock = gst_system_clock_obtain ();
-  GstClockTime now = gst_clock_get_time (clock);
+  GstClockTime now = gst_clock_get_time (self->system_clock);
 
-  gst_object_unref (clock);
   if (msg->len > 0) {
     buf = gst_buffer_new_wrapped (msg->data, msg->len);
   } else {
@@ -511,6 +510,7 @@ gst_octopus_src_start (GstBaseSrc *bsrc)
   g_mutex_lock (&self->lock);
   peer_table_config (self, &config);
   self->peers = octo_peer_table_new (&config, on_message, self);
+  self->system_clock = gst_system_clock_obtain ();
   self->latency_count = self->latency_head = 0;
   self->latency_rejected = 0;
   self->acks_sent = 0;
@@ -550,6 +550,7 @@ gst_octopus_src_stop (GstBaseSrc *bsrc)
   g_queue_clear_full (&self->ready, (GDestroyNotify) gst_buffer_unref);
   g_mutex_lock (&self->lock);
   g_clear_pointer (&self->peers, octo_peer_table_free);
+  gst_clear_object (&self->system_clock);
   g_mutex_unlock (&self->lock);
   g_clear_object (&self->socket);
   if (self->cancel_fd >= 0)
