@@ -154,32 +154,6 @@ octo_arrival_meter_rate (const OctoArrivalMeter *meter, OctoTime start,
       now);
 }
 
-/* Stores only (the newest time is a counter): in a queue of many streams the
- * samples are the one part of a stream's history not in cache. */
-void
-octo_arrival_history_add (OctoArrivalCounters *c, OctoArrivalSample *samples,
-    guint32 bytes, OctoTime now)
-{
-  guint32 prev = (c->head + OCTO_ARRIVAL_HISTORY - 1) % OCTO_ARRIVAL_HISTORY;
-
-  c->total_bytes += bytes;
-  /* arrivals in the same instant share one slot */
-  if (c->count > 0 && c->newest == now) {
-    samples[prev].cum_bytes = c->total_bytes;
-    return;
-  }
-  if (c->count > 0 && now < c->newest)
-    c->disorder = OCTO_ARRIVAL_HISTORY;
-  else if (c->disorder > 0)
-    c->disorder--;
-  samples[c->head].time = now;
-  samples[c->head].cum_bytes = c->total_bytes;
-  c->newest = now;
-  c->head = (c->head + 1) % OCTO_ARRIVAL_HISTORY;
-  if (c->count < OCTO_ARRIVAL_HISTORY)
-    c->count++;
-}
-
 /* How many of the history's samples, oldest first, are at or before @start.
  * Sorted by time, the answer is found from the newest end (a rate window
  * holds the newest few samples, so few cache lines are read); a history
@@ -195,9 +169,12 @@ samples_at_or_before (const OctoArrivalCounters *c,
   if (c->disorder == 0) {
     guint32 step = 1;
     /* gallop back from the newest until a sample is at or before start:
-     * the answer then lies in (hi - step, hi] */
+     * the answer then lies in (hi - step, hi]; a fast stream's history
+     * often holds less than a window */
     if (TIME_AT (hi - 1) <= start)
       return hi;
+    if (TIME_AT (0) > start)
+      return 0;
     hi--;
     while (hi >= step && TIME_AT (hi - step) > start) {
       hi -= step;

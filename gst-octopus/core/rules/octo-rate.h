@@ -57,8 +57,33 @@ typedef struct {
   guint16 disorder;
 } OctoArrivalCounters;
 
-void octo_arrival_history_add (OctoArrivalCounters *counters,
-    OctoArrivalSample *samples, guint32 bytes, OctoTime now);
+/* Stores only (the newest time is a counter): in a queue of many streams the
+ * samples are the one part of a stream's history not in cache.  Inline: it
+ * runs for every packet a queue takes. */
+static inline void
+octo_arrival_history_add (OctoArrivalCounters *c, OctoArrivalSample *samples,
+    guint32 bytes, OctoTime now)
+{
+  guint32 prev = (c->head + OCTO_ARRIVAL_HISTORY - 1) % OCTO_ARRIVAL_HISTORY;
+
+  c->total_bytes += bytes;
+  /* arrivals in the same instant share one slot */
+  if (c->count > 0 && c->newest == now) {
+    samples[prev].cum_bytes = c->total_bytes;
+    return;
+  }
+  if (c->count > 0 && now < c->newest)
+    c->disorder = OCTO_ARRIVAL_HISTORY;
+  else if (c->disorder > 0)
+    c->disorder--;
+  samples[c->head].time = now;
+  samples[c->head].cum_bytes = c->total_bytes;
+  c->newest = now;
+  c->head = (c->head + 1) % OCTO_ARRIVAL_HISTORY;
+  if (c->count < OCTO_ARRIVAL_HISTORY)
+    c->count++;
+}
+
 guint64 octo_arrival_history_rate (const OctoArrivalCounters *counters,
     const OctoArrivalSample *samples, OctoTime start, OctoTime now);
 
