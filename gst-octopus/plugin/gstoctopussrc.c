@@ -108,6 +108,7 @@ struct _GstOctopusSrc {
   guint max_peers;
   guint peer_timeout;
   guint stats_interval;
+  gboolean peer_config_changed; /* a property of the peer table was set */
 
   /* streaming thread; @lock guards what stats readers see */
   GMutex lock;
@@ -277,7 +278,7 @@ send_ack (const OctoPeer *peer, const guint8 *ack, gsize len,
     GST_DEBUG_OBJECT (self, "could not send an ACK: %s", g_strerror (errno));
 }
 
-/* Applies property changes, expires idle peers, runs timers and sends due
+/* Applies changed properties, expires idle peers, runs timers and sends due
  * ACKs; returns the earliest next deadline.  Called with self->lock held. */
 static OctoTime
 service_peers (GstOctopusSrc *self, OctoTime now)
@@ -285,9 +286,16 @@ service_peers (GstOctopusSrc *self, OctoTime now)
   OctoPeerTableConfig config;
   OctoTime next;
   guint64 held;
+  gboolean changed;
 
-  peer_table_config (self, &config);
-  octo_peer_table_configure (self->peers, &config);
+  GST_OBJECT_LOCK (self);
+  changed = self->peer_config_changed;
+  self->peer_config_changed = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  if (changed) {
+    peer_table_config (self, &config);
+    octo_peer_table_configure (self->peers, &config);
+  }
   next = octo_peer_table_service (self->peers, now, send_ack, self);
   held = octo_peer_table_partial_bytes (self->peers);
 #ifdef __GLIBC__
@@ -627,24 +635,31 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
       break;
     case PROP_MAX_PARTIAL_MESSAGES:
       self->max_partial_messages = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_MAX_PARTIAL_BYTES:
       self->max_partial_bytes = g_value_get_uint64 (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_MAX_TOTAL_PARTIAL_BYTES:
       self->max_total_partial_bytes = g_value_get_uint64 (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_TIMEOUT:
       self->timeout = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_ACK_EVERY:
       self->ack_every = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_MAX_PEERS:
       self->max_peers = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_PEER_TIMEOUT:
       self->peer_timeout = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_STATS_INTERVAL:
       self->stats_interval = g_value_get_uint (value);
