@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "core/svc-decodability.h"
+#include "core/svc-frame-size.h"
 #include "gst/octopus/gstoctopusmeta.h"
 #include "svc-scale.h"
 #include "svc-vpx-decoder.h"
@@ -39,6 +40,7 @@ enum {
   PROP_0,
   PROP_TEMPORAL_LAYERS,
   PROP_THREADS,
+  PROP_MAX_FRAME_PIXELS,
   PROP_STATS,
 };
 
@@ -52,6 +54,7 @@ struct _GstOctopusSvcDec {
   /* properties (object lock) */
   guint temporal_layers;
   guint threads;
+  guint64 max_frame_pixels;
 
   /* streaming (stream lock) */
   SvcCodec codec;
@@ -78,6 +81,7 @@ struct _GstOctopusSvcDec {
 
   /* counters (object lock) */
   guint64 frames_shown, layers_decoded, layers_undecodable, layers_late;
+  guint64 layers_too_large;
 };
 
 G_DEFINE_TYPE (GstOctopusSvcDec, gst_octopus_svc_dec, GST_TYPE_ELEMENT);
@@ -117,12 +121,14 @@ static gboolean
 start_decoder (GstOctopusSvcDec *self, SvcCodec codec, gint caps_temporal)
 {
   guint threads, temporal_prop;
+  guint64 max_frame_pixels;
   GError *error = NULL;
 
   self->codec = codec;
   GST_OBJECT_LOCK (self);
   temporal_prop = self->temporal_layers;
   threads = self->threads;
+  max_frame_pixels = self->max_frame_pixels;
   GST_OBJECT_UNLOCK (self);
   self->temporal_layers_in_use = temporal_prop > 0 ? temporal_prop :
       (guint) CLAMP (caps_temporal, 0, SVC_MAX_TEMPORAL_LAYERS);
@@ -138,6 +144,7 @@ start_decoder (GstOctopusSvcDec *self, SvcCodec codec, gint caps_temporal)
     g_error_free (error);
     return FALSE;
   }
+  svc_vpx_decoder_set_max_frame_pixels (self->decoder, max_frame_pixels);
   reset_stream (self);
   return TRUE;
 }
@@ -395,9 +402,16 @@ gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
         map.data, map.size, &error);
     gst_buffer_unmap (buf, &map);
     if (error) {
-      /* libvpx rejected data we thought decodable: skip to the next key */
+      /* refused, or libvpx rejected data we thought decodable: skip to the
+       * next key frame */
       GST_WARNING_OBJECT (self, "frame %u layer %u: %s", desc.frame_id,
           desc.spatial_layer, error->message);
+      if (g_error_matches (error, SVC_DECODER_ERROR,
+              SVC_DECODER_ERROR_TOO_LARGE)) {
+        GST_OBJECT_LOCK (self);
+        self->layers_too_large++;
+        GST_OBJECT_UNLOCK (self);
+      }
       g_error_free (error);
       reset_stream (self);
     } else if (img) {
@@ -476,7 +490,8 @@ make_stats (GstOctopusSvcDec *self)
       "frames-shown", G_TYPE_UINT64, self->frames_shown,
       "layers-decoded", G_TYPE_UINT64, self->layers_decoded,
       "layers-undecodable", G_TYPE_UINT64, self->layers_undecodable,
-      "layers-late", G_TYPE_UINT64, self->layers_late, NULL);
+      "layers-late", G_TYPE_UINT64, self->layers_late,
+      "layers-too-large", G_TYPE_UINT64, self->layers_too_large, NULL);
 }
 
 static GstStateChangeReturn
@@ -515,6 +530,9 @@ gst_octopus_svc_dec_set_property (GObject *object, guint prop_id,
     case PROP_THREADS:
       self->threads = g_value_get_uint (value);
       break;
+    case PROP_MAX_FRAME_PIXELS:
+      self->max_frame_pixels = g_value_get_uint64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -535,6 +553,9 @@ gst_octopus_svc_dec_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_THREADS:
       g_value_set_uint (value, self->threads);
+      break;
+    case PROP_MAX_FRAME_PIXELS:
+      g_value_set_uint64 (value, self->max_frame_pixels);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));
@@ -578,11 +599,20 @@ gst_octopus_svc_dec_class_init (GstOctopusSvcDecClass *klass)
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_uint ("threads", "Threads", "Decoder threads", 1, 16,
           DEFAULT_THREADS, rw));
+  g_object_class_install_property (gobject_class, PROP_MAX_FRAME_PIXELS,
+      g_param_spec_uint64 ("max-frame-pixels", "Max frame pixels",
+          "Layers whose header declares a larger frame (width x height, "
+          "coded or display size) are refused before libvpx allocates for "
+          "them, counted as layers-too-large, and decoding waits for the "
+          "next key frame (default 4096x2176: libvpx then allocates under "
+          "64 MB at once); applies from the next stream start",
+          1, G_MAXUINT64, SVC_DEFAULT_MAX_FRAME_PIXELS, rw));
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
           "frames-shown, layers-decoded, layers-undecodable (reference or "
           "lower layer missing), layers-late (of a frame older than the "
-          "newest)", GST_TYPE_STRUCTURE,
+          "newest), layers-too-large (over max-frame-pixels)",
+          GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -613,5 +643,6 @@ gst_octopus_svc_dec_init (GstOctopusSvcDec *self)
 
   self->temporal_layers = DEFAULT_TEMPORAL_LAYERS;
   self->threads = DEFAULT_THREADS;
+  self->max_frame_pixels = SVC_DEFAULT_MAX_FRAME_PIXELS;
   reset_description (self);
 }

@@ -11,14 +11,29 @@ G_BEGIN_DECLS
 
 typedef struct _SvcVpxDecoder SvcVpxDecoder;
 
+#define SVC_DECODER_ERROR g_quark_from_static_string ("svc-decoder-error")
+typedef enum {
+  SVC_DECODER_ERROR_FAILED,     /* libvpx rejected the data */
+  SVC_DECODER_ERROR_TOO_LARGE,  /* a header declares more than the limit */
+} SvcDecoderError;
+
 SvcVpxDecoder *svc_vpx_decoder_new (SvcCodec codec, guint threads,
     GError **error);
 void svc_vpx_decoder_free (SvcVpxDecoder *dec);
 
+/* Buffers whose headers declare more pixels than this (coded or render
+ * size, core/svc-frame-size.h) are refused before libvpx sees them;
+ * default SVC_DEFAULT_MAX_FRAME_PIXELS. */
+void svc_vpx_decoder_set_max_frame_pixels (SvcVpxDecoder *dec,
+    guint64 max_pixels);
+
 /* Decodes one layer (VP9) or frame (VP8); returns the picture it produced,
  * owned by the decoder and valid until the next call, or NULL with @error
- * set when libvpx rejects the data.  A layer that produces no picture
- * returns NULL without error. */
+ * set when libvpx rejects the data (SVC_DECODER_ERROR_FAILED) or a header
+ * declares a frame over the limit (SVC_DECODER_ERROR_TOO_LARGE; libvpx is
+ * not called).  A VP9 buffer without a superframe index is decoded as one
+ * frame, as the sizes checked are its first frame's.  A layer that produces
+ * no picture returns NULL without error. */
 const vpx_image_t *svc_vpx_decoder_decode (SvcVpxDecoder *dec,
     const guint8 *data, gsize size, GError **error);
 

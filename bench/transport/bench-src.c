@@ -39,7 +39,7 @@ static GOptionEntry entries[] = {
   {"size", 0, 0, G_OPTION_ARG_INT, &size, "Message bytes (one packet)", "B"},
   {"no-syscalls", 0, 0, G_OPTION_ARG_NONE, &no_syscalls,
       "Skip the syscall count (needs perf)", NULL},
-  {NULL}
+  G_OPTION_ENTRY_NULL
 };
 
 static gint

@@ -7,12 +7,10 @@
  * apart by address and port, each with its own reassembly state; the bytes
  * of incomplete messages of all senders together are capped too.
  *
- * The peer table cannot be exhausted by junk: a sender gets an entry only
- * for a datagram that parses as an Octopus data packet, entries expire
- * after peer-timeout without packets, and a full table makes room for a new
- * sender by evicting one that never completed a message (the header's CRC-8
- * is no proof of a real sender), else one idle for PEER_EVICTABLE_IDLE.
- * The first refusal or eviction posts a warning.
+ * The table of senders is the core's (octo-peer-table.h): junk cannot
+ * exhaust it, entries expire after peer-timeout without packets, and a
+ * full table evicts a sender that never completed a message, else one idle
+ * for a second.  The first refusal or eviction posts a warning.
  *
  * The receive loop waits in ppoll (nanosecond timeouts, the cancellable's
  * fd made once) and drains the socket with recvmmsg.
@@ -34,7 +32,7 @@
 #include "gst/octopus/gstoctopusmeta.h"
 #include "gstoctopusstats.h"
 #include "octo-metrics.h"
-#include "transport/octo-receiver.h"
+#include "transport/octo-peer-table.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_octopus_src_debug);
 #define GST_CAT_DEFAULT gst_octopus_src_debug
@@ -68,8 +66,8 @@ enum {
 #define DEFAULT_MAX_TOTAL_PARTIAL_BYTES OCTO_RECEIVER_DEFAULT_PARTIAL_BUDGET
 #define DEFAULT_TIMEOUT (OCTO_RECEIVER_DEFAULT_TIMEOUT / GST_MSECOND)
 #define DEFAULT_ACK_EVERY OCTO_ACKER_DEFAULT_EVERY
-#define DEFAULT_MAX_PEERS 16
-#define DEFAULT_PEER_TIMEOUT 10000
+#define DEFAULT_MAX_PEERS OCTO_PEER_TABLE_DEFAULT_MAX_PEERS
+#define DEFAULT_PEER_TIMEOUT (OCTO_PEER_TABLE_DEFAULT_TIMEOUT / GST_MSECOND)
 #define DEFAULT_STATS_INTERVAL 1000
 
 /* Latency samples kept for the percentiles. */
@@ -82,7 +80,6 @@ enum {
 /* A sender that completed a message is evicted for a new one only after
  * this long without packets, so a valid-looking flood cannot displace an
  * active sender. */
-#define PEER_EVICTABLE_IDLE (1 * GST_SECOND)
 /* Freed partials go back to the system (malloc_trim) when at most a
  * quarter of a peak of at least this many bytes is held, at most once a
  * second. */
@@ -92,13 +89,6 @@ typedef struct {
   socklen_t len;
   struct sockaddr_storage ss;
 } PeerAddr;
-
-typedef struct {
-  PeerAddr addr;                /* the key in GstOctopusSrc.peers */
-  OctoReceiver *receiver;
-  GstOctopusSrc *src;
-  OctoTime last_packet;
-} Peer;
 
 struct _GstOctopusSrc {
   GstPushSrc parent;
@@ -118,27 +108,24 @@ struct _GstOctopusSrc {
   guint max_peers;
   guint peer_timeout;
   guint stats_interval;
+  gboolean peer_config_changed; /* a property of the peer table was set */
 
   /* streaming thread; @lock guards what stats readers see */
   GMutex lock;
   GSocket *socket;
   GCancellable *cancellable;
   gint cancel_fd;               /* the cancellable's, made once */
-  GHashTable *peers;            /* PeerAddr -> Peer */
-  OctoPartialBudget budget;     /* shared by every peer's receiver */
-  OctoReceiverStats retired;    /* counters of peers removed */
+  OctoPeerTable *peers;
+  GstClock *system_clock;       /* for latency: obtained once, not per message */
   GQueue ready;                 /* GstBuffer, complete messages */
   guint8 *recv_buf;             /* RECV_BATCH x OCTO_MTU_MAX */
   struct mmsghdr msgs[RECV_BATCH];
   struct iovec iov[RECV_BATCH];
   PeerAddr from[RECV_BATCH];
   OctoTime next_stats, next_trim;
-  guint64 held_peak;            /* budget.held since the last trim */
-  gboolean warn_peers;          /* a refusal or eviction to warn about */
+  guint64 held_peak;            /* partial bytes since the last trim */
   gboolean warned_peers;
-  guint64 acks_sent, packets_control, packets_invalid;
-  guint64 packets_bad_version;  /* of unknown senders; peers' count apart */
-  guint64 peers_refused, peers_evicted, peers_expired;
+  guint64 acks_sent;
   OctoTime latency[LATENCY_WINDOW];
   guint latency_count, latency_head;
   guint64 latency_rejected;
@@ -151,24 +138,6 @@ GST_ELEMENT_REGISTER_DEFINE (octopussrc, "octopussrc", GST_RANK_NONE,
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
-
-static guint
-peer_addr_hash (gconstpointer key)
-{
-  const PeerAddr *a = key;
-  const guint8 *b = (const guint8 *) &a->ss;
-  guint h = a->len;
-  for (socklen_t i = 0; i < a->len; i++)
-    h = h * 31 + b[i];
-  return h;
-}
-
-static gboolean
-peer_addr_equal (gconstpointer x, gconstpointer y)
-{
-  const PeerAddr *a = x, *b = y;
-  return a->len == b->len && memcmp (&a->ss, &b->ss, a->len) == 0;
-}
 
 static gchar *
 peer_addr_to_string (const PeerAddr *addr)
@@ -191,62 +160,13 @@ peer_addr_to_string (const PeerAddr *addr)
 }
 
 static void
-peer_free (Peer *peer)
+on_message (OctoMessage *msg, const OctoPeer *peer, gpointer user_data)
 {
-  octo_receiver_free (peer->receiver);
-  g_free (peer);
-}
-
-/* Adds @st's counters (not its current partials) to @sum. */
-static void
-add_counters (OctoReceiverStats *sum, const OctoReceiverStats *st)
-{
-  sum->packets_received += st->packets_received;
-  sum->bytes_received += st->bytes_received;
-  for (guint i = 0; i < OCTO_DATA_N_RESULTS; i++)
-    sum->packets_invalid[i] += st->packets_invalid[i];
-  sum->packets_duplicate += st->packets_duplicate;
-  sum->packets_late += st->packets_late;
-  sum->padding_packets += st->padding_packets;
-  sum->packets_qualitative += st->packets_qualitative;
-  sum->packets_qualitative_invalid += st->packets_qualitative_invalid;
-  sum->packets_trimmed += st->packets_trimmed;
-  sum->chunks_trimmed += st->chunks_trimmed;
-  sum->nacks_sent += st->nacks_sent;
-  sum->messages_lower_layers += st->messages_lower_layers;
-  sum->messages_unusable += st->messages_unusable;
-  sum->messages_delivered += st->messages_delivered;
-  sum->bytes_delivered += st->bytes_delivered;
-  sum->messages_late += st->messages_late;
-  sum->messages_timed_out += st->messages_timed_out;
-  sum->messages_evicted += st->messages_evicted;
-  sum->messages_too_large += st->messages_too_large;
-  sum->messages_refused += st->messages_refused;
-  sum->messages_inconsistent += st->messages_inconsistent;
-  sum->messages_abandoned += st->messages_abandoned;
-  sum->connections_replaced += st->connections_replaced;
-  sum->packets_stale += st->packets_stale;
-}
-
-/* Keeps @peer's counters and drops it.  Called with self->lock held. */
-static void
-remove_peer (GstOctopusSrc *self, Peer *peer)
-{
-  add_counters (&self->retired, octo_receiver_get_stats (peer->receiver));
-  g_hash_table_remove (self->peers, &peer->addr);
-}
-
-static void
-on_message (OctoMessage *msg, gpointer user_data)
-{
-  Peer *peer = user_data;
-  GstOctopusSrc *self = peer->src;
+  GstOctopusSrc *self = user_data;
   GstBuffer *buf;
   GstOctopusMeta *m;
-  GstClock *clock = gst_system_clock_obtain ();
-  GstClockTime now = gst_clock_get_time (clock);
+  GstClockTime now = gst_clock_get_time (self->system_clock);
 
-  gst_object_unref (clock);
   if (msg->len > 0) {
     buf = gst_buffer_new_wrapped (msg->data, msg->len);
   } else {
@@ -259,7 +179,8 @@ on_message (OctoMessage *msg, gpointer user_data)
   if (!m->keyframe)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
 
-  /* Called from octo_receiver_on_packet with self->lock held. */
+  (void) peer;
+  /* Called from octo_peer_table_receive with self->lock held. */
   if (msg->info.capture_time != OCTO_TIME_NONE) {
     if (now >= msg->info.capture_time &&
         now - msg->info.capture_time <= LATENCY_MAX) {
@@ -277,20 +198,11 @@ on_message (OctoMessage *msg, gpointer user_data)
 static GstStructure *
 build_stats (GstOctopusSrc *self)
 {
-  OctoReceiverStats sum = self->retired;
-  GHashTableIter iter;
-  gpointer value;
-  guint64 invalid = self->packets_invalid, p50 = 0, p99 = 0;
+  OctoReceiverStats sum;
+  const OctoPeerTableStats *table = octo_peer_table_get_stats (self->peers);
+  guint64 invalid = table->packets_invalid, p50 = 0, p99 = 0;
 
-  if (self->peers) {
-    g_hash_table_iter_init (&iter, self->peers);
-    while (g_hash_table_iter_next (&iter, NULL, &value)) {
-      const OctoReceiverStats *st =
-          octo_receiver_get_stats (((Peer *) value)->receiver);
-      add_counters (&sum, st);
-      sum.partial_messages += st->partial_messages;
-    }
-  }
+  octo_peer_table_receiver_stats (self->peers, &sum);
   for (guint i = 0; i < OCTO_DATA_N_RESULTS; i++)
     invalid += sum.packets_invalid[i];
   invalid += sum.packets_qualitative_invalid;
@@ -304,16 +216,16 @@ build_stats (GstOctopusSrc *self)
     g_free (samples);
   }
   return gst_structure_new ("application/x-octopus-src-stats",
-      "peers", G_TYPE_UINT, self->peers ? g_hash_table_size (self->peers) : 0,
-      "peers-refused", G_TYPE_UINT64, self->peers_refused,
-      "peers-evicted", G_TYPE_UINT64, self->peers_evicted,
-      "peers-expired", G_TYPE_UINT64, self->peers_expired,
+      "peers", G_TYPE_UINT, octo_peer_table_size (self->peers),
+      "peers-refused", G_TYPE_UINT64, table->peers_refused,
+      "peers-evicted", G_TYPE_UINT64, table->peers_evicted,
+      "peers-expired", G_TYPE_UINT64, table->peers_expired,
       "packets-received", G_TYPE_UINT64, sum.packets_received,
       "bytes-received", G_TYPE_UINT64, sum.bytes_received,
       "packets-invalid", G_TYPE_UINT64, invalid,
-      "packets-bad-version", G_TYPE_UINT64, self->packets_bad_version +
+      "packets-bad-version", G_TYPE_UINT64, table->packets_bad_version +
       sum.packets_invalid[OCTO_DATA_BAD_VERSION],
-      "packets-control", G_TYPE_UINT64, self->packets_control,
+      "packets-control", G_TYPE_UINT64, table->packets_control,
       "packets-duplicate", G_TYPE_UINT64, sum.packets_duplicate,
       "packets-late", G_TYPE_UINT64, sum.packets_late,
       "packets-padding", G_TYPE_UINT64, sum.padding_packets,
@@ -329,12 +241,14 @@ build_stats (GstOctopusSrc *self)
       "connections-replaced", G_TYPE_UINT64, sum.connections_replaced,
       "packets-stale-connection", G_TYPE_UINT64, sum.packets_stale,
       "partial-messages", G_TYPE_UINT, sum.partial_messages,
-      "partial-bytes", G_TYPE_UINT64, self->budget.held,
+      "partial-bytes", G_TYPE_UINT64,
+      octo_peer_table_partial_bytes (self->peers),
       "acks-sent", G_TYPE_UINT64, self->acks_sent,
       "packets-qualitative", G_TYPE_UINT64, sum.packets_qualitative,
       "packets-trimmed", G_TYPE_UINT64, sum.packets_trimmed,
       "chunks-trimmed", G_TYPE_UINT64, sum.chunks_trimmed,
       "nacks-sent", G_TYPE_UINT64, sum.nacks_sent,
+      "nacks-not-sent", G_TYPE_UINT64, sum.nacks_not_sent,
       "messages-lower-layers", G_TYPE_UINT64, sum.messages_lower_layers,
       "messages-unusable", G_TYPE_UINT64, sum.messages_unusable,
       "latency-p50", G_TYPE_UINT64, p50,
@@ -343,139 +257,65 @@ build_stats (GstOctopusSrc *self)
       NULL);
 }
 
-/* The peer to drop for a new one, or NULL.  Called with self->lock held. */
-static Peer *
-peer_to_evict (GstOctopusSrc *self, OctoTime now)
+/* The table's config from the properties.  Takes the object lock. */
+static void
+peer_table_config (GstOctopusSrc *self, OctoPeerTableConfig *config)
 {
-  GHashTableIter iter;
-  gpointer value;
-  Peer *unproven = NULL, *idle = NULL;
-
-  g_hash_table_iter_init (&iter, self->peers);
-  while (g_hash_table_iter_next (&iter, NULL, &value)) {
-    Peer *p = value;
-    if (octo_receiver_get_stats (p->receiver)->messages_delivered == 0) {
-      if (!unproven || p->last_packet < unproven->last_packet)
-        unproven = p;
-    } else if (!idle || p->last_packet < idle->last_packet) {
-      idle = p;
-    }
-  }
-  if (unproven)
-    return unproven;
-  if (idle && idle->last_packet + PEER_EVICTABLE_IDLE <= now)
-    return idle;
-  return NULL;
-}
-
-/* The sender of a datagram; a new one only for a valid data packet.
- * Called with self->lock held. */
-static Peer *
-find_peer (GstOctopusSrc *self, const PeerAddr *from, const guint8 *data,
-    gsize len, OctoTime now)
-{
-  Peer *peer = g_hash_table_lookup (self->peers, from);
-  OctoDataPacket pkt;
-  OctoDataParseResult res;
-  OctoReceiverConfig config;
-  guint max_peers;
-
-  if (peer)
-    return peer;
-  res = octo_data_parse (data, len, &pkt, NULL);
-  if (res != OCTO_DATA_OK) {
-    self->packets_invalid++;
-    if (res == OCTO_DATA_BAD_VERSION)
-      self->packets_bad_version++;
-    GST_LOG_OBJECT (self, "ignored a %" G_GSIZE_FORMAT "-byte datagram from "
-        "an unknown sender: %s", len, octo_data_parse_result_to_string (res));
-    return NULL;
-  }
-  octo_receiver_config_init (&config);
+  octo_peer_table_config_init (config);
   GST_OBJECT_LOCK (self);
-  config.max_partial_messages = self->max_partial_messages;
-  config.max_partial_bytes = self->max_partial_bytes;
-  config.timeout = self->timeout * GST_MSECOND;
-  config.ack_every = self->ack_every;
-  max_peers = self->max_peers;
+  config->max_peers = self->max_peers;
+  config->peer_timeout = self->peer_timeout * GST_MSECOND;
+  config->receiver.max_partial_messages = self->max_partial_messages;
+  config->receiver.max_partial_bytes = self->max_partial_bytes;
+  config->receiver.timeout = self->timeout * GST_MSECOND;
+  config->receiver.ack_every = self->ack_every;
+  config->max_total_partial_bytes = self->max_total_partial_bytes;
   GST_OBJECT_UNLOCK (self);
-  config.budget = &self->budget;
-
-  if (g_hash_table_size (self->peers) >= max_peers) {
-    Peer *victim = peer_to_evict (self, now);
-    self->warn_peers = TRUE;
-    if (!victim) {
-      self->peers_refused++;
-      return NULL;
-    }
-    self->peers_evicted++;
-    remove_peer (self, victim);
-  }
-  peer = g_new0 (Peer, 1);
-  peer->addr = *from;
-  peer->src = self;
-  peer->last_packet = now;
-  peer->receiver = octo_receiver_new (&config, on_message, peer);
-  g_hash_table_insert (self->peers, &peer->addr, peer);
-  if (gst_debug_category_get_threshold (GST_CAT_DEFAULT) >= GST_LEVEL_INFO) {
-    gchar *name = peer_addr_to_string (from);
-    GST_INFO_OBJECT (self, "new sender %s", name);
-    g_free (name);
-  }
-  return peer;
 }
 
-/* Expires idle peers, runs timers and sends due ACKs; returns the earliest
- * next deadline.  Called with self->lock held. */
+static void
+send_ack (const OctoPeer *peer, const guint8 *ack, gsize len,
+    gpointer user_data)
+{
+  GstOctopusSrc *self = user_data;
+  /* QUCO NACKs come this way too; the receiver counts those */
+  gboolean is_ack = ack[0] == OCTO_CONTROL_ACK;
+
+  if (is_ack)
+    self->acks_sent++;
+  if (sendto (g_socket_get_fd (self->socket), ack, len, MSG_DONTWAIT,
+          (const struct sockaddr *) peer->addr, (socklen_t) peer->addr_len)
+      < 0)
+    GST_DEBUG_OBJECT (self, "could not send %s: %s", is_ack ? "an ACK" :
+        "a NACK", g_strerror (errno));
+}
+
+/* Applies changed properties, expires idle peers, runs timers and sends due
+ * ACKs; returns the earliest next deadline.  Called with self->lock held. */
 static OctoTime
 service_peers (GstOctopusSrc *self, OctoTime now)
 {
-  GHashTableIter iter;
-  gpointer value;
-  OctoTime next = OCTO_TIME_NONE;
-  OctoTime peer_timeout;
-  guint8 ack[OCTO_ACK_MAX_LEN];
-  gint fd = g_socket_get_fd (self->socket);
+  OctoPeerTableConfig config;
+  OctoTime next;
+  guint64 held;
+  gboolean changed;
 
   GST_OBJECT_LOCK (self);
-  peer_timeout = self->peer_timeout * GST_MSECOND;
+  changed = self->peer_config_changed;
+  self->peer_config_changed = FALSE;
   GST_OBJECT_UNLOCK (self);
-  g_hash_table_iter_init (&iter, self->peers);
-  while (g_hash_table_iter_next (&iter, NULL, &value)) {
-    Peer *peer = value;
-    gsize len;
-
-    if (peer->last_packet + peer_timeout <= now) {
-      self->peers_expired++;
-      add_counters (&self->retired, octo_receiver_get_stats (peer->receiver));
-      g_hash_table_iter_remove (&iter);
-      continue;
-    }
-    octo_receiver_on_timer (peer->receiver, now);
-    len = octo_receiver_poll_ack (peer->receiver, now, ack);
-    if (len > 0) {
-      self->acks_sent++;
-      if (sendto (fd, ack, len, MSG_DONTWAIT,
-              (const struct sockaddr *) &peer->addr.ss, peer->addr.len) < 0)
-        GST_DEBUG_OBJECT (self, "could not send an ACK: %s",
-            g_strerror (errno));
-    }
-    /* QUCO: one NACK per packet a queue trimmed (counted by the receiver). */
-    while ((len = octo_receiver_poll_nack (peer->receiver, ack)) > 0)
-      if (sendto (fd, ack, len, MSG_DONTWAIT,
-              (const struct sockaddr *) &peer->addr.ss, peer->addr.len) < 0)
-        GST_DEBUG_OBJECT (self, "could not send a NACK: %s",
-            g_strerror (errno));
-    next = MIN (next, octo_receiver_next_deadline (peer->receiver));
-    next = MIN (next, peer->last_packet + peer_timeout);
+  if (changed) {
+    peer_table_config (self, &config);
+    octo_peer_table_configure (self->peers, &config);
   }
+  next = octo_peer_table_service (self->peers, now, send_ack, self);
+  held = octo_peer_table_partial_bytes (self->peers);
 #ifdef __GLIBC__
   /* glibc keeps freed partials in its arenas: give them back. */
-  if (self->held_peak >= TRIM_AFTER_BYTES &&
-      self->budget.held <= self->held_peak / 4) {
+  if (self->held_peak >= TRIM_AFTER_BYTES && held <= self->held_peak / 4) {
     if (now >= self->next_trim) {
       malloc_trim (0);
-      self->held_peak = self->budget.held;
+      self->held_peak = held;
       self->next_trim = now + GST_SECOND;
     } else {
       next = MIN (next, self->next_trim);
@@ -507,22 +347,33 @@ receive_batch (GstOctopusSrc *self)
     const guint8 *data = self->iov[i].iov_base;
     gsize len = self->msgs[i].msg_len;
 
-    if (octo_packet_is_control (data, len)) {
-      self->packets_control++;
-      continue;
+    guint before = octo_peer_table_size (self->peers);
+    OctoDataParseResult res = OCTO_DATA_OK;
+
+    switch (octo_peer_table_receive (self->peers, &self->from[i].ss,
+            self->msgs[i].msg_hdr.msg_namelen, data, len, now, &res)) {
+      case OCTO_PEER_TAKEN:
+        if (octo_peer_table_size (self->peers) > before
+            && gst_debug_category_get_threshold (GST_CAT_DEFAULT) >=
+            GST_LEVEL_INFO) {
+          self->from[i].len = self->msgs[i].msg_hdr.msg_namelen;
+          gchar *name = peer_addr_to_string (&self->from[i]);
+          GST_INFO_OBJECT (self, "new sender %s", name);
+          g_free (name);
+        }
+        break;
+      case OCTO_PEER_CONTROL:
+      case OCTO_PEER_REFUSED:
+        break;
+      case OCTO_PEER_UNKNOWN_INVALID:
+        GST_LOG_OBJECT (self, "ignored a %" G_GSIZE_FORMAT "-byte datagram "
+            "from an unknown sender: %s", len,
+            octo_data_parse_result_to_string (res));
+        break;
     }
-    self->from[i].len = self->msgs[i].msg_hdr.msg_namelen;
-    Peer *peer = find_peer (self, &self->from[i], data, len, now);
-    if (!peer)
-      continue;
-    peer->last_packet = now;
-    OctoDataParseResult res = octo_receiver_on_packet (peer->receiver, data,
-        len, now);
-    if (res != OCTO_DATA_OK)
-      GST_LOG_OBJECT (self, "ignored a %" G_GSIZE_FORMAT "-byte datagram: %s",
-          len, octo_data_parse_result_to_string (res));
   }
-  self->held_peak = MAX (self->held_peak, self->budget.held);
+  self->held_peak = MAX (self->held_peak,
+      octo_peer_table_partial_bytes (self->peers));
 }
 
 typedef enum {
@@ -606,7 +457,10 @@ gst_octopus_src_create (GstPushSrc *psrc, GstBuffer **out)
     }
     g_mutex_lock (&self->lock);
     receive_batch (self);
-    warn = self->warn_peers && !self->warned_peers;
+    {
+      const OctoPeerTableStats *st = octo_peer_table_get_stats (self->peers);
+      warn = st->peers_refused + st->peers_evicted > 0 && !self->warned_peers;
+    }
     self->warned_peers |= warn;
     g_mutex_unlock (&self->lock);
     /* Outside the lock: a bus handler may read stats. */
@@ -627,6 +481,7 @@ gst_octopus_src_start (GstBaseSrc *bsrc)
   gchar *address;
   gint port, rcvbuf;
   gboolean reuse;
+  OctoPeerTableConfig config;
 
   GST_OBJECT_LOCK (self);
   address = g_strdup (self->address);
@@ -673,19 +528,13 @@ gst_octopus_src_start (GstBaseSrc *bsrc)
       g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)) : 0;
   GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->lock);
-  self->peers = g_hash_table_new_full (peer_addr_hash, peer_addr_equal, NULL,
-      (GDestroyNotify) peer_free);
-  GST_OBJECT_LOCK (self);
-  self->budget.limit = self->max_total_partial_bytes;
-  GST_OBJECT_UNLOCK (self);
-  self->budget.held = 0;
-  memset (&self->retired, 0, sizeof self->retired);
+  peer_table_config (self, &config);
+  self->peers = octo_peer_table_new (&config, on_message, self);
+  self->system_clock = gst_system_clock_obtain ();
   self->latency_count = self->latency_head = 0;
   self->latency_rejected = 0;
-  self->acks_sent = self->packets_control = self->packets_invalid = 0;
-  self->packets_bad_version = 0;
-  self->peers_refused = self->peers_evicted = self->peers_expired = 0;
-  self->warn_peers = self->warned_peers = FALSE;
+  self->acks_sent = 0;
+  self->warned_peers = FALSE;
   self->next_stats = self->next_trim = 0;
   self->held_peak = 0;
   g_mutex_unlock (&self->lock);
@@ -720,7 +569,8 @@ gst_octopus_src_stop (GstBaseSrc *bsrc)
 
   g_queue_clear_full (&self->ready, (GDestroyNotify) gst_buffer_unref);
   g_mutex_lock (&self->lock);
-  g_clear_pointer (&self->peers, g_hash_table_unref);
+  g_clear_pointer (&self->peers, octo_peer_table_free);
+  gst_clear_object (&self->system_clock);
   g_mutex_unlock (&self->lock);
   g_clear_object (&self->socket);
   if (self->cancel_fd >= 0)
@@ -797,24 +647,31 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
       break;
     case PROP_MAX_PARTIAL_MESSAGES:
       self->max_partial_messages = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_MAX_PARTIAL_BYTES:
       self->max_partial_bytes = g_value_get_uint64 (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_MAX_TOTAL_PARTIAL_BYTES:
       self->max_total_partial_bytes = g_value_get_uint64 (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_TIMEOUT:
       self->timeout = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_ACK_EVERY:
       self->ack_every = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_MAX_PEERS:
       self->max_peers = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_PEER_TIMEOUT:
       self->peer_timeout = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
       break;
     case PROP_STATS_INTERVAL:
       self->stats_interval = g_value_get_uint (value);

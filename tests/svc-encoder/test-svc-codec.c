@@ -471,6 +471,43 @@ test_top_layer_quality_is_real (void)
   g_array_unref (packets);
 }
 
+/* Key frames declaring 65536 x 65536 (VP9) and 16383 x 16383 (VP8) are
+ * refused before libvpx allocates for them. */
+static void
+test_huge_declared_frames_are_refused (void)
+{
+  /* frame marker, profile 0, key, shown; sync code; BT.601; 65536 x 65536 */
+  static const guint8 vp9_key[] = { 0x82, 0x49, 0x83, 0x42, 0x2f, 0xff,
+    0xff, 0xff, 0xf0, 0, 0, 0, 0, 0, 0, 0
+  };
+  static const guint8 vp8_key[] = { 0x50, 0x02, 0x00, 0x9d, 0x01, 0x2a,
+    0xff, 0x3f, 0xff, 0x3f, 0, 0, 0, 0, 0, 0
+  };
+  struct {
+    SvcCodec codec;
+    const guint8 *frame;
+    gsize size;
+  } cases[] = {
+    { SVC_CODEC_VP9, vp9_key, sizeof vp9_key },
+    { SVC_CODEC_VP8, vp8_key, sizeof vp8_key },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    SvcVpxDecoder *dec = svc_vpx_decoder_new (cases[i].codec, 1, NULL);
+    GError *error = NULL;
+
+    g_assert_null (svc_vpx_decoder_decode (dec, cases[i].frame,
+            cases[i].size, &error));
+    g_assert_error (error, SVC_DECODER_ERROR, SVC_DECODER_ERROR_TOO_LARGE);
+    g_clear_error (&error);
+    /* cut before its size it declares none: libvpx is asked, rejects it */
+    g_assert_null (svc_vpx_decoder_decode (dec, cases[i].frame, 6, &error));
+    g_assert_error (error, SVC_DECODER_ERROR, SVC_DECODER_ERROR_FAILED);
+    g_clear_error (&error);
+    svc_vpx_decoder_free (dec);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -490,6 +527,8 @@ main (int argc, char **argv)
       g_free (subsets);
       g_free (refs);
     }
+  g_test_add_func ("/svc/codec/huge-declared-frames-refused",
+      test_huge_declared_frames_are_refused);
   g_test_add_func ("/svc/codec/vp8-without-enhancement",
       test_vp8_without_tl2_or_tl1_decodes_as_in_full_stream);
   g_test_add_func ("/svc/codec/vp8-bitstream-references",

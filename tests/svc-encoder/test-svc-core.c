@@ -6,6 +6,7 @@
 #include "svc-config.h"
 #include "svc-decodability.h"
 #include "svc-dump.h"
+#include "svc-frame-size.h"
 #include "svc-pattern.h"
 
 static void
@@ -303,6 +304,150 @@ test_dump_record_round_trip_and_rejections (void)
   g_clear_error (&error);
 }
 
+/* Writes header fields MSB first, as VP9's uncompressed header. */
+typedef struct {
+  guint8 bytes[64];
+  guint bit;
+} BitWriter;
+
+static void
+put_bits (BitWriter *w, guint n, guint v)
+{
+  for (guint i = n; i > 0; i--, w->bit++)
+    if ((v >> (i - 1)) & 1)
+      w->bytes[w->bit / 8] |= 0x80 >> (w->bit % 8);
+}
+
+/* frame_marker, profile 0, show_existing_frame 0, then @non_key,
+ * @show_frame, error_resilient_mode 0 */
+static void
+put_vp9_start (BitWriter *w, gboolean non_key, gboolean show_frame)
+{
+  memset (w, 0, sizeof (*w));
+  put_bits (w, 2, 2);
+  put_bits (w, 2, 0);
+  put_bits (w, 1, 0);
+  put_bits (w, 1, non_key);
+  put_bits (w, 1, show_frame);
+  put_bits (w, 1, 0);
+}
+
+static void
+put_vp9_size (BitWriter *w, guint width, guint height)
+{
+  put_bits (w, 16, width - 1);
+  put_bits (w, 16, height - 1);
+}
+
+static gsize
+vp9_key_frame (BitWriter *w, guint width, guint height)
+{
+  put_vp9_start (w, FALSE, TRUE);
+  put_bits (w, 24, 0x498342);   /* sync code */
+  put_bits (w, 3, 1);           /* color_space BT.601 */
+  put_bits (w, 1, 0);           /* color_range */
+  put_vp9_size (w, width, height);
+  put_bits (w, 1, 0);           /* render size = frame size */
+  return 16;                    /* with room for more header */
+}
+
+/* Every place a VP9 or VP8 header declares a size is read, before any
+ * decoder would allocate for it. */
+static void
+test_declared_frame_sizes (void)
+{
+  BitWriter w;
+  guint width, height;
+  guint8 super[64];
+  guint32 sizes[8];
+  gsize len;
+
+  /* key frames: frame_size() */
+  len = vp9_key_frame (&w, 65536, 65536);
+  g_assert_cmpuint (svc_vp9_declared_pixels (w.bytes, len, &width, &height),
+      ==, G_GUINT64_CONSTANT (1) << 32);
+  g_assert_cmpuint (width, ==, 65536);
+  len = vp9_key_frame (&w, 640, 360);
+  g_assert_cmpuint (svc_vp9_declared_pixels (w.bytes, len, &width, &height),
+      ==, 640 * 360);
+  /* cut inside the size: nothing declared (libvpx rejects it) */
+  g_assert_cmpuint (svc_vp9_declared_pixels (w.bytes, 6, &width, &height),
+      ==, 0);
+
+  /* intra-only frame (not shown): refresh flags, then frame_size() */
+  put_vp9_start (&w, TRUE, FALSE);
+  put_bits (&w, 1, 1);          /* intra_only */
+  put_bits (&w, 2, 0);          /* reset_frame_context */
+  put_bits (&w, 24, 0x498342);
+  put_bits (&w, 8, 0xff);
+  put_vp9_size (&w, 16384, 8192);
+  put_bits (&w, 1, 0);
+  g_assert_cmpuint (svc_vp9_declared_pixels (w.bytes, 16, &width, &height),
+      ==, 16384 * 8192);
+
+  /* inter frame, no reference's size taken: frame_size_with_refs() */
+  put_vp9_start (&w, TRUE, TRUE);
+  put_bits (&w, 2, 0);          /* reset_frame_context */
+  put_bits (&w, 8, 0x01);       /* refresh_frame_flags */
+  put_bits (&w, 12, 0);         /* ref_frame_idx, sign bias */
+  put_bits (&w, 3, 0);          /* found_ref × 3 */
+  put_vp9_size (&w, 30000, 30000);
+  put_bits (&w, 1, 0);
+  g_assert_cmpuint (svc_vp9_declared_pixels (w.bytes, 16, &width, &height),
+      ==, 30000ull * 30000);
+
+  /* a reference's size, but a huge render_size() */
+  put_vp9_start (&w, TRUE, TRUE);
+  put_bits (&w, 2, 0);
+  put_bits (&w, 8, 0x01);
+  put_bits (&w, 12, 0);
+  put_bits (&w, 1, 1);          /* found_ref */
+  put_bits (&w, 1, 1);          /* render_and_frame_size_different */
+  put_vp9_size (&w, 65536, 2);
+  g_assert_cmpuint (svc_vp9_declared_pixels (w.bytes, 16, &width, &height),
+      ==, 65536 * 2);
+  /* ... or none: nothing declared */
+  put_vp9_start (&w, TRUE, TRUE);
+  put_bits (&w, 2, 0);
+  put_bits (&w, 8, 0x01);
+  put_bits (&w, 12, 0);
+  put_bits (&w, 2, 1);          /* found_ref on the second */
+  put_bits (&w, 1, 0);
+  g_assert_cmpuint (svc_vp9_declared_pixels (w.bytes, 16, &width, &height),
+      ==, 0);
+
+  /* a superframe whose second frame is the huge key frame */
+  len = vp9_key_frame (&w, 320, 180);
+  memcpy (super, w.bytes, len);
+  vp9_key_frame (&w, 65536, 65536);
+  memcpy (super + len, w.bytes, len);
+  super[2 * len] = 0xc1;        /* 2 frames, 1-byte sizes */
+  super[2 * len + 1] = (guint8) len;
+  super[2 * len + 2] = (guint8) len;
+  super[2 * len + 3] = 0xc1;
+  g_assert_cmpuint (svc_vp9_superframe_index (super, 2 * len + 4, sizes), ==,
+      2);
+  g_assert_cmpuint (sizes[1], ==, len);
+  g_assert_cmpuint (svc_vp9_declared_pixels (super, 2 * len + 4, &width,
+          &height), ==, G_GUINT64_CONSTANT (1) << 32);
+  /* an index naming more bytes than there are: libvpx stops there */
+  super[2 * len + 2] = 200;
+  g_assert_cmpuint (svc_vp9_declared_pixels (super, 2 * len + 4, &width,
+          &height), ==, 320 * 180);
+
+  /* VP8 key frame: 14-bit width and height after the start code */
+  {
+    guint8 vp8[10] = { 0x50, 0x02, 0x00, 0x9d, 0x01, 0x2a,
+      0xff, 0x3f, 0xff, 0xff
+    };
+    g_assert_cmpuint (svc_vp8_declared_pixels (vp8, sizeof vp8, &width,
+            &height), ==, 16383 * 16383);
+    vp8[0] |= 1;                /* an inter frame keeps the size */
+    g_assert_cmpuint (svc_vp8_declared_pixels (vp8, sizeof vp8, &width,
+            &height), ==, 0);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -333,6 +478,8 @@ main (int argc, char **argv)
       test_media_rate_fits_link_estimate);
   g_test_add_func ("/svc/config/rate-at-gop-start",
       test_rate_changes_only_at_gop_start);
+  g_test_add_func ("/svc/frame-size/declared-sizes",
+      test_declared_frame_sizes);
   g_test_add_func ("/svc/dump/round-trip-and-rejections",
       test_dump_record_round_trip_and_rejections);
   return g_test_run ();

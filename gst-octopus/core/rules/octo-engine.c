@@ -1,7 +1,11 @@
 /* The Octopus dropping engine; the rules are listed in octo-engine.h and
  * docs/design.md.  Storage is a ring of packet descriptors; messages and streams
  * are small records the descriptors point to, so the per-packet work is a
- * cached lookup and a few counters. */
+ * cached lookup and a few counters.  With thousands of active streams a
+ * packet's cost is its cache misses: a stream's hot record is a few cache
+ * lines (its arrival samples, 4 KB, live apart and are only written per
+ * packet), and message records are one cache line each, carved from
+ * aligned blocks. */
 #include "octo-engine.h"
 #include "octo-rate.h"
 
@@ -32,51 +36,59 @@ typedef enum {
 typedef struct _Stream Stream;
 typedef struct _Message Message;
 
+/* One cache line: aligned blocks of them (MessageBlock). */
 struct _Message {
-  Stream *stream;
+  _Alignas (64) Stream *stream;
   Message *prev, *next;         /* the stream's open messages, arrival order */
   OctoTime head_time;           /* when this queue saw its first packet */
+  OctoTime last_active;         /* last arrival of a packet of it, or when
+                                   its last queued packet left */
   guint32 msg_id;
   guint32 queued;               /* its packets in the ring, alive */
+  guint32 epoch;                /* the stream's epoch it belongs to */
   guint8 state;
   guint8 reason;                /* OctoDropReason once dropped */
   guint8 priority;
-  guint32 epoch;                /* the stream's epoch it belongs to */
-  OctoTime last_active;         /* last arrival of a packet of it, or when
-                                   its last queued packet left */
-  gboolean sent_any;
-  gboolean discard_arrivals;    /* partly sent, then overflowed */
+  guint8 sent_any;
+  guint8 discard_arrivals;      /* partly sent, then overflowed */
 };
 
-typedef struct {
-  guint64 source;
-  guint16 stream_id;
-} StreamKey;
+#define MESSAGES_PER_BLOCK 63
+typedef struct _MessageBlock MessageBlock;
+struct _MessageBlock {
+  MessageBlock *next;
+  Message message[MESSAGES_PER_BLOCK];
+};
 
+/* Cache-line aligned; what every packet touches is in its first two lines,
+ * the fields of rarer events (restarts, fair shares among many streams)
+ * after them. */
 struct _Stream {
-  /* what every packet touches first, in one cache line */
-  StreamKey key;                /* the hash table's key */
+  _Alignas (64) guint64 source; /* with stream_id, the hash table's key */
+  guint16 stream_id;
+  guint8 has_max_id;
+  guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
+  guint32 connection;           /* the sender's current connection id, 0 unknown */
   Stream *older, *newer;        /* every stream, by last arrival */
   OctoTime last_arrival;
-  OctoTime emptied;             /* when queued last fell to 0 */
   Message *newest;              /* open records, creation order */
   guint32 queued;
   guint32 epoch;                /* octo_engine_reset_stream() count */
   guint32 max_id;               /* newest msg_id seen, if has_max_id */
-  gboolean has_max_id;
   guint32 n_open;
   guint32 n_idle;
-  Message *oldest;
-  guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
   guint32 dropper[OCTO_N_PRIORITIES];
-  guint32 connection;           /* the sender's current connection id, 0 unknown */
+  OctoArrivalCounters arrivals;
+  OctoArrivalSample *arrival_samples;   /* OCTO_ARRIVAL_HISTORY of them */
+  OctoTime emptied;             /* when queued last fell to 0 */
+  Message *oldest;
   guint32 replaced[STREAM_REPLACED];    /* connection ids it replaced */
   guint32 snapshot_id;          /* == engine's: snapshot_demand is in it */
+  guint32 share_snapshot_id;    /* share and skip are from that snapshot */
+  guint32 snapshot_skip;        /* its own rate's index there, or beyond */
   guint64 snapshot_demand;
-  guint32 share_snapshot_id;    /* share was computed from that snapshot */
   guint64 share_bw;             /* ... for that bandwidth */
   guint64 share;
-  OctoArrivalMeter arrivals;
 };
 
 typedef struct {
@@ -111,6 +123,7 @@ struct _OctoEngine {
   guint32 n_streams;
   Stream *last_stream;
   Message *free_messages;
+  MessageBlock *message_blocks;
 
   OctoRateMeter *rate;
   OctoArrivalMeter untagged_arrivals;   /* FIFO traffic competes for BW too */
@@ -122,6 +135,7 @@ struct _OctoEngine {
   guint32 snapshot_n;
   guint32 snapshot_id;          /* 0: none taken */
   OctoTime snapshot_time;
+  guint snapshot_level_rank;    /* where the last share's level was found */
 
   OctoEngineStats stats;
 };
@@ -195,21 +209,13 @@ octo_engine_new (const OctoEngineConfig *config, OctoDropFunc drop_func,
 static void
 free_stream (Stream *s)
 {
-  Message *m = s->oldest;
-
-  while (m) {
-    Message *next = m->next;
-    g_free (m);
-    m = next;
-  }
-  g_free (s);
+  g_free (s->arrival_samples);
+  free (s);
 }
 
 void
 octo_engine_free (OctoEngine *e)
 {
-  Message *m;
-
   if (!e)
     return;
   /* hand every queued payload back before the records go */
@@ -224,9 +230,10 @@ octo_engine_free (OctoEngine *e)
     e->least_recent = s->newer;
     free_stream (s);
   }
-  while ((m = e->free_messages)) {
-    e->free_messages = m->next;
-    g_free (m);
+  while (e->message_blocks) {
+    MessageBlock *block = e->message_blocks;
+    e->message_blocks = block->next;
+    free (block);
   }
   octo_rate_meter_free (e->rate);
   g_free (e->snapshot);
@@ -279,15 +286,32 @@ message_became_idle (OctoEngine *e, Message *m, OctoTime now)
   }
 }
 
+/* Puts a new block of message records on the free list. */
+static void
+grow_messages (OctoEngine *e)
+{
+  MessageBlock *block = aligned_alloc (_Alignof (MessageBlock),
+      sizeof (MessageBlock));
+
+  if (!block)
+    g_error ("octo-engine: out of memory for message records");
+  block->next = e->message_blocks;
+  e->message_blocks = block;
+  for (guint i = MESSAGES_PER_BLOCK; i > 0; i--) {
+    block->message[i - 1].next = e->free_messages;
+    e->free_messages = &block->message[i - 1];
+  }
+}
+
 static Message *
 new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
 {
-  Message *m = e->free_messages;
+  Message *m;
 
-  if (m)
-    e->free_messages = m->next;
-  else
-    m = g_new (Message, 1);
+  if (!e->free_messages)
+    grow_messages (e);
+  m = e->free_messages;
+  e->free_messages = m->next;
   memset (m, 0, sizeof (*m));
   m->stream = s;
   m->msg_id = h->msg_id;
@@ -393,8 +417,8 @@ lookup_stream (const OctoEngine *e, guint64 source, guint16 stream_id)
     Stream *c = e->table[i].stream;
     if (!c)
       return NULL;
-    if (e->table[i].hash == hash && c->key.source == source
-        && c->key.stream_id == stream_id)
+    if (e->table[i].hash == hash && c->source == source
+        && c->stream_id == stream_id)
       return c;
   }
 }
@@ -402,7 +426,7 @@ lookup_stream (const OctoEngine *e, guint64 source, guint16 stream_id)
 static void
 table_insert (OctoEngine *e, Stream *s)
 {
-  guint32 hash = stream_hash (e, s->key.source, s->key.stream_id);
+  guint32 hash = stream_hash (e, s->source, s->stream_id);
   guint32 i = hash & e->table_mask;
 
   while (e->table[i].stream)
@@ -418,7 +442,7 @@ table_remove (OctoEngine *e, Stream *s)
 {
   guint32 i, j;
 
-  i = stream_hash (e, s->key.source, s->key.stream_id) & e->table_mask;
+  i = stream_hash (e, s->source, s->stream_id) & e->table_mask;
 
   while (e->table[i].stream != s)
     i = (i + 1) & e->table_mask;
@@ -434,9 +458,13 @@ table_remove (OctoEngine *e, Stream *s)
   e->table[i].stream = NULL;
 }
 
+/* Only a stream with nothing queued is removed: every record it holds is
+ * idle and goes back to the free list. */
 static void
 remove_stream (OctoEngine *e, Stream *s)
 {
+  while (s->oldest)
+    release_message (e, s->oldest);
   unlink_stream (e, s);
   e->n_streams--;
   table_remove (e, s);
@@ -461,10 +489,9 @@ evictable_stream (OctoEngine *e, OctoTime now)
 static Stream *
 find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
 {
-  StreamKey key = { source, stream_id };
   Stream *s = e->last_stream;
 
-  if (s && s->key.source == source && s->key.stream_id == stream_id)
+  if (s && s->source == source && s->stream_id == stream_id)
     return s;
   s = lookup_stream (e, source, stream_id);
   if (!s) {
@@ -474,9 +501,13 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
         return NULL;
       remove_stream (e, idle);
     }
-    s = g_new0 (Stream, 1);
-    s->key = key;
-    octo_arrival_meter_init (&s->arrivals);
+    s = aligned_alloc (_Alignof (Stream), sizeof (Stream));
+    if (!s)
+      g_error ("octo-engine: out of memory for a stream record");
+    memset (s, 0, sizeof (*s));
+    s->source = source;
+    s->stream_id = stream_id;
+    s->arrival_samples = g_new (OctoArrivalSample, OCTO_ARRIVAL_HISTORY);
     table_insert (e, s);
     link_most_recent (e, s);
     e->n_streams++;
@@ -735,7 +766,8 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
     s->queued++;
     if (p->header.last && p->header.drop)
       record_dropper (s, &p->header);
-    octo_arrival_meter_add (&s->arrivals, p->size, now);
+    octo_arrival_history_add (&s->arrivals, s->arrival_samples, p->size,
+        now);
   } else if (e->config.rules) {
     octo_arrival_meter_add (&e->untagged_arrivals, p->size, now);
   }
@@ -770,7 +802,8 @@ take_snapshot (OctoEngine *e, OctoTime start, OctoTime now)
     e->snapshot_id = 1;
   for (Stream *c = e->most_recent; c && c->last_arrival > start;
       c = c->older) {
-    guint64 demand = octo_arrival_meter_rate (&c->arrivals, start, now);
+    guint64 demand = octo_arrival_history_rate (&c->arrivals,
+        c->arrival_samples, start, now);
     if (demand == 0)
       continue;
     c->snapshot_id = e->snapshot_id;
@@ -795,31 +828,36 @@ static guint64
 snapshot_share (OctoEngine *e, Stream *s, guint64 bw, OctoTime start,
     OctoTime now)
 {
-  guint32 skip = G_MAXUINT32;
+  guint32 skip;
 
   if (e->snapshot_id == 0 || now < e->snapshot_time
       || now >= e->snapshot_time + OCTO_RATE_WINDOW)
     take_snapshot (e, start, now);
-  if (s->share_snapshot_id == e->snapshot_id && s->share_bw == bw)
-    return s->share;
-  s->share_snapshot_id = e->snapshot_id;
+  if (s->share_snapshot_id == e->snapshot_id) {
+    if (s->share_bw == bw)
+      return s->share;
+  } else {
+    s->share_snapshot_id = e->snapshot_id;
+    s->snapshot_skip = G_MAXUINT32;
+    if (s->snapshot_id == e->snapshot_id) {
+      /* leave out one occurrence of its own rate */
+      guint32 lo = 0, hi = e->snapshot_n;
+      while (lo < hi) {
+        guint32 mid = lo + (hi - lo) / 2;
+        if (e->snapshot[mid] < s->snapshot_demand)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      s->snapshot_skip = lo;
+    }
+  }
+  skip = s->snapshot_skip;
   s->share_bw = bw;
   s->share = bw;
-  if (s->snapshot_id == e->snapshot_id) {
-    /* leave out one occurrence of its own rate */
-    guint32 lo = 0, hi = e->snapshot_n;
-    while (lo < hi) {
-      guint32 mid = lo + (hi - lo) / 2;
-      if (e->snapshot[mid] < s->snapshot_demand)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    skip = lo;
-  }
   if (e->snapshot_n - (skip < e->snapshot_n) > 0)
     s->share = octo_fair_share_level_sorted (e->snapshot, e->snapshot_prefix,
-        e->snapshot_n, skip, bw);
+        e->snapshot_n, skip, bw, &e->snapshot_level_rank);
   return s->share;
 }
 
@@ -838,7 +876,7 @@ share_of (OctoEngine *e, Stream *s, OctoTime now)
   if (bw == OCTO_BW_UNKNOWN || bw == OCTO_BW_UNLIMITED)
     return bw;
   /* alone in the queue: the whole bandwidth */
-  if (e->n_streams < 2 && e->untagged_arrivals.count == 0)
+  if (e->n_streams < 2 && e->untagged_arrivals.counters.count == 0)
     return bw;
   start = e->config.bw_source == OCTO_BW_MEASURED ?
       octo_rate_meter_window_start (e->rate, now) :
@@ -852,7 +890,8 @@ share_of (OctoEngine *e, Stream *s, OctoTime now)
     guint64 demand;
     if (c == s)
       continue;
-    demand = octo_arrival_meter_rate (&c->arrivals, start, now);
+    demand = octo_arrival_history_rate (&c->arrivals, c->arrival_samples,
+        start, now);
     if (demand > 0)
       e->demands[n++] = demand;
   }

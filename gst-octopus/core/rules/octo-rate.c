@@ -143,56 +143,79 @@ octo_arrival_meter_init (OctoArrivalMeter *meter)
 void
 octo_arrival_meter_add (OctoArrivalMeter *meter, guint32 bytes, OctoTime now)
 {
-  guint32 prev = (meter->head + OCTO_ARRIVAL_HISTORY - 1) % OCTO_ARRIVAL_HISTORY;
-
-  meter->total_bytes += bytes;
-  /* arrivals in the same instant share one slot */
-  if (meter->count > 0 && meter->entry[prev].time == now) {
-    meter->entry[prev].cum_bytes = meter->total_bytes;
-    return;
-  }
-  meter->entry[meter->head].time = now;
-  meter->entry[meter->head].cum_bytes = meter->total_bytes;
-  meter->head = (meter->head + 1) % OCTO_ARRIVAL_HISTORY;
-  if (meter->count < OCTO_ARRIVAL_HISTORY)
-    meter->count++;
+  octo_arrival_history_add (&meter->counters, meter->entry, bytes, now);
 }
 
 guint64
 octo_arrival_meter_rate (const OctoArrivalMeter *meter, OctoTime start,
     OctoTime now)
 {
-  guint32 oldest = (meter->head + OCTO_ARRIVAL_HISTORY - meter->count) %
+  return octo_arrival_history_rate (&meter->counters, meter->entry, start,
+      now);
+}
+
+/* How many of the history's samples, oldest first, are at or before @start.
+ * Sorted by time, the answer is found from the newest end (a rate window
+ * holds the newest few samples, so few cache lines are read); a history
+ * holding a sample that went back in time is bisected from the middle,
+ * whose answer there is its own. */
+static guint32
+samples_at_or_before (const OctoArrivalCounters *c,
+    const OctoArrivalSample *samples, guint32 oldest, OctoTime start)
+{
+  guint32 lo = 0, hi = c->count;
+
+#define TIME_AT(i) (samples[(oldest + (i)) % OCTO_ARRIVAL_HISTORY].time)
+  if (c->disorder == 0) {
+    guint32 step = 1;
+    /* gallop back from the newest until a sample is at or before start:
+     * the answer then lies in (hi - step, hi]; a fast stream's history
+     * often holds less than a window */
+    if (TIME_AT (hi - 1) <= start)
+      return hi;
+    if (TIME_AT (0) > start)
+      return 0;
+    hi--;
+    while (hi >= step && TIME_AT (hi - step) > start) {
+      hi -= step;
+      step *= 2;
+    }
+    lo = hi >= step ? hi - step + 1 : 0;
+  }
+  while (lo < hi) {
+    guint32 mid = lo + (hi - lo) / 2;
+    if (TIME_AT (mid) <= start)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+#undef TIME_AT
+  return lo;
+}
+
+guint64
+octo_arrival_history_rate (const OctoArrivalCounters *c,
+    const OctoArrivalSample *samples, OctoTime start, OctoTime now)
+{
+  guint32 oldest = (c->head + OCTO_ARRIVAL_HISTORY - c->count) %
       OCTO_ARRIVAL_HISTORY;
   guint64 before = 0;           /* nothing evicted yet: all bytes count */
-  gboolean found = FALSE;
+  guint32 lo;
 
-  if (meter->count == 0 || now <= start)
+  if (c->count == 0 || now <= start)
     return 0;
-  /* newest arrival at or before start (bytes up to it are outside), by
-   * binary search over the time-ordered history */
-  {
-    guint32 lo = 0, hi = meter->count;
-    while (lo < hi) {
-      guint32 mid = lo + (hi - lo) / 2;
-      if (meter->entry[(oldest + mid) % OCTO_ARRIVAL_HISTORY].time <= start)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    if (lo > 0) {
-      before = meter->entry[(oldest + lo - 1) % OCTO_ARRIVAL_HISTORY].cum_bytes;
-      found = TRUE;
-    }
-  }
-  if (!found && meter->count == OCTO_ARRIVAL_HISTORY) {
+  /* the newest arrival at or before start: bytes up to it are outside */
+  lo = samples_at_or_before (c, samples, oldest, start);
+  if (lo > 0) {
+    before = samples[(oldest + lo - 1) % OCTO_ARRIVAL_HISTORY].cum_bytes;
+  } else if (c->count == OCTO_ARRIVAL_HISTORY) {
     /* history does not reach back to start: use the span it covers */
-    if (now <= meter->entry[oldest].time)
+    if (now <= samples[oldest].time)
       return 0;
-    start = meter->entry[oldest].time;
-    before = meter->entry[oldest].cum_bytes;
+    start = samples[oldest].time;
+    before = samples[oldest].cum_bytes;
   }
-  return (guint64) ((gdouble) (meter->total_bytes - before) * 8.0 *
+  return (guint64) ((gdouble) (c->total_bytes - before) * 8.0 *
       OCTO_SECOND / (gdouble) (now - start));
 }
 
@@ -290,25 +313,72 @@ others_before (const guint64 *sorted, const guint64 *prefix, guint skip,
   return k <= skip ? prefix[k] : prefix[k + 1] - sorted[skip];
 }
 
+/* Whether water_level() stops at claimant @k (the first above the level it
+ * would give): false below some rank, true from it on.  (If claimant k
+ * stops, k·n > C − P_k for n = m − k + 1 claimants left; then claimant k+1,
+ * no smaller, has (k+1)'s·(n−1) >= k's·n − k's > C − P_{k+1}: it stops too.) */
+static inline gboolean
+stops_at (const guint64 *sorted, const guint64 *prefix, guint skip, guint m,
+    guint64 capacity, guint k)
+{
+  guint64 before = others_before (sorted, prefix, skip, k);
+
+  return before >= capacity ||
+      other_at (sorted, skip, k) > (capacity - before) / (m - k + 1);
+}
+
 guint64
 octo_fair_share_level_sorted (const guint64 *sorted, const guint64 *prefix,
-    guint n, guint skip, guint64 capacity)
+    guint n, guint skip, guint64 capacity, guint *rank_hint)
 {
   guint m = skip < n ? n - 1 : n;
   guint lo = 0, hi = m;
   guint64 before;
 
-  /* water_level() stops at the first claimant above the level it would
-   * give; that test is monotone in the claimant's rank, so bisect for it */
+#define STOPS(k) stops_at (sorted, prefix, skip, m, capacity, (k))
+  /* the stopping rank is unique (monotone test): narrow [lo, hi] around
+   * the hint by doubling steps, so a level near the last one reads a few
+   * neighbouring claimants instead of log2(n) scattered ones */
+  if (rank_hint) {
+    guint h = MIN (*rank_hint, m), step = 1;
+    if (h < m && !STOPS (h)) {
+      lo = h + 1;
+      for (;; step *= 2) {
+        if (step >= m - h) {
+          hi = m;
+          break;
+        }
+        if (STOPS (h + step)) {
+          hi = h + step;
+          break;
+        }
+        lo = h + step + 1;
+      }
+    } else {
+      hi = h;
+      for (;; step *= 2) {
+        if (step > h) {
+          lo = 0;
+          break;
+        }
+        if (!STOPS (h - step)) {
+          lo = h - step + 1;
+          break;
+        }
+        hi = h - step;
+      }
+    }
+  }
   while (lo < hi) {
     guint mid = lo + (hi - lo) / 2;
-    before = others_before (sorted, prefix, skip, mid);
-    if (before >= capacity ||
-        other_at (sorted, skip, mid) > (capacity - before) / (m - mid + 1))
+    if (STOPS (mid))
       hi = mid;
     else
       lo = mid + 1;
   }
+#undef STOPS
+  if (rank_hint)
+    *rank_hint = lo;
   before = others_before (sorted, prefix, skip, lo);
   return before >= capacity ? 0 : (capacity - before) / (m - lo + 1);
 }

@@ -37,17 +37,59 @@ guint64 octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now);
  * same window"). */
 OctoTime octo_rate_meter_window_start (OctoRateMeter *meter, OctoTime now);
 
-/* Arrival-rate history of one stream: bytes per time. */
+/* Arrival-rate history of one stream: bytes per time, the newest
+ * OCTO_ARRIVAL_HISTORY instants.  Its counters and its samples are separate
+ * so that an owner of many histories (the engine) keeps the counters in a
+ * small hot record and the samples elsewhere; OctoArrivalMeter holds both. */
 #define OCTO_ARRIVAL_HISTORY 256
 typedef struct {
-  /* counters first: they share a cache line with the owner's fields */
+  OctoTime time;
+  guint64 cum_bytes;            /* bytes arrived up to and with this instant */
+} OctoArrivalSample;
+
+typedef struct {
   guint64 total_bytes;
-  guint32 head;   /* next slot */
-  guint32 count;
-  struct {
-    OctoTime time;
-    guint64 cum_bytes;          /* bytes arrived up to and with this instant */
-  } entry[OCTO_ARRIVAL_HISTORY];
+  OctoTime newest;              /* time of the newest sample, if count > 0 */
+  guint16 head;                 /* next slot */
+  guint16 count;
+  /* > 0 while a sample older than the one before it (time went back) is
+   * still in the history: its searches then bisect as if it were sorted */
+  guint16 disorder;
+} OctoArrivalCounters;
+
+/* Stores only (the newest time is a counter): in a queue of many streams the
+ * samples are the one part of a stream's history not in cache.  Inline: it
+ * runs for every packet a queue takes. */
+static inline void
+octo_arrival_history_add (OctoArrivalCounters *c, OctoArrivalSample *samples,
+    guint32 bytes, OctoTime now)
+{
+  guint32 prev = (c->head + OCTO_ARRIVAL_HISTORY - 1) % OCTO_ARRIVAL_HISTORY;
+
+  c->total_bytes += bytes;
+  /* arrivals in the same instant share one slot */
+  if (c->count > 0 && c->newest == now) {
+    samples[prev].cum_bytes = c->total_bytes;
+    return;
+  }
+  if (c->count > 0 && now < c->newest)
+    c->disorder = OCTO_ARRIVAL_HISTORY;
+  else if (c->disorder > 0)
+    c->disorder--;
+  samples[c->head].time = now;
+  samples[c->head].cum_bytes = c->total_bytes;
+  c->newest = now;
+  c->head = (c->head + 1) % OCTO_ARRIVAL_HISTORY;
+  if (c->count < OCTO_ARRIVAL_HISTORY)
+    c->count++;
+}
+
+guint64 octo_arrival_history_rate (const OctoArrivalCounters *counters,
+    const OctoArrivalSample *samples, OctoTime start, OctoTime now);
+
+typedef struct {
+  OctoArrivalCounters counters;
+  OctoArrivalSample entry[OCTO_ARRIVAL_HISTORY];
 } OctoArrivalMeter;
 
 void octo_arrival_meter_init (OctoArrivalMeter *meter);
@@ -71,8 +113,11 @@ guint64 octo_fair_share_for (const guint64 *demands, guint n,
 guint64 octo_fair_share_level (guint64 *others, guint n, guint64 capacity);
 /* The same for a claimant among @n demands @sorted ascending with prefix sums
  * (@prefix[k] = sum of the first k, n + 1 entries), leaving out the demand at
- * index @skip (its own; @skip >= n: none): O(log n). */
+ * index @skip (its own; @skip >= n: none): O(log n).  @rank_hint (or NULL)
+ * is where the search starts and receives where the level was found: with
+ * the last call's, a level near the last one costs O(log distance). */
 guint64 octo_fair_share_level_sorted (const guint64 *sorted,
-    const guint64 *prefix, guint n, guint skip, guint64 capacity);
+    const guint64 *prefix, guint n, guint skip, guint64 capacity,
+    guint *rank_hint);
 
 G_END_DECLS

@@ -81,8 +81,15 @@ test_sorted_level_matches_water_filling (void)
       for (guint i = 0; i < 5; i++)
         if (i != skip)
           others[n++] = sorted[i];
+      guint64 level = octo_fair_share_level (others, n, capacity);
       g_assert_cmpuint (octo_fair_share_level_sorted (sorted, prefix, 5, skip,
-              capacity), ==, octo_fair_share_level (others, n, capacity));
+              capacity, NULL), ==, level);
+      /* a search started anywhere finds the same level */
+      for (guint hint = 0; hint <= 6; hint++) {
+        guint rank = hint;
+        g_assert_cmpuint (octo_fair_share_level_sorted (sorted, prefix, 5,
+                skip, capacity, &rank), ==, level);
+      }
     }
   }
 }

@@ -125,6 +125,68 @@ test_arrival_rate_over_window (void)
   g_assert_cmpuint (octo_arrival_meter_rate (&a, 2000 * MS, 2000 * MS), ==, 0);
 }
 
+/* The rate as the history's first version computed it: a plain bisection
+ * over all its samples for the newest one at or before @start. */
+static guint64
+reference_arrival_rate (const OctoArrivalSample *samples, guint32 count,
+    guint32 oldest, guint64 total, OctoTime start, OctoTime now)
+{
+  guint32 lo = 0, hi = count;
+  guint64 before = 0;
+
+  if (count == 0 || now <= start)
+    return 0;
+  while (lo < hi) {
+    guint32 mid = lo + (hi - lo) / 2;
+    if (samples[(oldest + mid) % OCTO_ARRIVAL_HISTORY].time <= start)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo > 0) {
+    before = samples[(oldest + lo - 1) % OCTO_ARRIVAL_HISTORY].cum_bytes;
+  } else if (count == OCTO_ARRIVAL_HISTORY) {
+    if (now <= samples[oldest].time)
+      return 0;
+    start = samples[oldest].time;
+    before = samples[oldest].cum_bytes;
+  }
+  return (guint64) ((gdouble) (total - before) * 8.0 * OCTO_SECOND /
+      (gdouble) (now - start));
+}
+
+/* The search from the newest end answers as the bisection did, for every
+ * window start, also while a sample that went back in time is held. */
+static void
+test_arrival_rate_search_matches_bisection (void)
+{
+  OctoArrivalMeter a;
+  GRand *rand = g_rand_new_with_seed (16);
+  OctoTime now = 0;
+
+  octo_arrival_meter_init (&a);
+  for (guint i = 0; i < 3000; i++) {
+    guint32 oldest;
+
+    /* mostly forward in steps of 0..3 ms, same instants included; now and
+     * then back by up to 5 ms */
+    if (g_rand_int_range (rand, 0, 500) == 0)
+      now -= MIN (now, (OctoTime) g_rand_int_range (rand, 1, 6) * MS);
+    else
+      now += (OctoTime) g_rand_int_range (rand, 0, 4) * MS;
+    octo_arrival_meter_add (&a, g_rand_int_range (rand, 1, 1500), now);
+    oldest = (a.counters.head + OCTO_ARRIVAL_HISTORY - a.counters.count) %
+        OCTO_ARRIVAL_HISTORY;
+    for (OctoTime back = 0; back <= 800 * MS; back += 7 * MS) {
+      OctoTime start = now > back ? now - back : 0;
+      g_assert_cmpuint (octo_arrival_meter_rate (&a, start, now + MS), ==,
+          reference_arrival_rate (a.entry, a.counters.count, oldest,
+              a.counters.total_bytes, start, now + MS));
+    }
+  }
+  g_rand_free (rand);
+}
+
 static void
 test_max_min_share_two_streams (void)
 {
@@ -172,6 +234,8 @@ main (int argc, char **argv)
   g_test_add_func ("/rate/never-busy-is-unlimited",
       test_never_busy_queue_is_unlimited);
   g_test_add_func ("/rate/arrival-rate", test_arrival_rate_over_window);
+  g_test_add_func ("/rate/arrival-search-matches-bisection",
+      test_arrival_rate_search_matches_bisection);
   g_test_add_func ("/rate/max-min-two-streams", test_max_min_share_two_streams);
   g_test_add_func ("/rate/max-min-three-streams",
       test_max_min_share_three_streams);
