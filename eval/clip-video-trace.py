@@ -279,10 +279,11 @@ def main():
             with open(os.path.join(args.out, name), "w") as f:
                 f.write("\n".join(lines) + "\n")
             provenance[name] = dict(common, **detail)
+            # after each trace: an interrupted run keeps what it finished
+            with open(prov_path, "w") as f:
+                json.dump(provenance, f, indent=1, sort_keys=True)
+                f.write("\n")
             print(f"clip-video-trace: wrote {name}", file=sys.stderr)
-    with open(prov_path, "w") as f:
-        json.dump(provenance, f, indent=1, sort_keys=True)
-        f.write("\n")
 
 
 if __name__ == "__main__":
