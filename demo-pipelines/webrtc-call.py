@@ -32,6 +32,11 @@ behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
                         frame at its highest decodable layer, scaled to the
                         source size for SSIM.  The encoder's rate is the
                         estimate (paper 000 §6.2: Q2's cumulative rate ~ B).
+  --scheme chromium-gcc headless Chromium sends from outside the shell with
+                        libwebrtc's own GCC (chromium_sender.py): the clip
+                        as its fake camera, frames identified by a painted
+                        index, capture times by its RTCP sender reports;
+                        a drop-tail queue in the shim.
 
 Signalling is local: the sender listens on a TCP port of the host and the
 receiver (the same script, --role receiver, started by the shim) connects to
@@ -205,7 +210,8 @@ def caps_from_offer(sdp):
 def ntp_to_ns(ntp):
     """An RTCP sender report's 64-bit NTP time as ns since 1970 (the host's
     CLOCK_REALTIME, which libwebrtc's NTP clock follows)."""
-    return ((ntp >> 32) - NTP_UNIX_OFFSET_S) * 1000000000 + ((ntp & 0xffffffff) * 1000000000 >> 32)
+    seconds = (ntp >> 32) - NTP_UNIX_OFFSET_S
+    return seconds * 1000000000 + ((ntp & 0xffffffff) * 1000000000 >> 32)
 
 
 def sender_reports(data):
