@@ -203,8 +203,7 @@ class Bridge:
     """Signalling between the page (HTTP: it polls, it posts) and the
     receiver (JSON lines over TCP, webrtc-call.py's Signalling)."""
 
-    def __init__(self, call, page):
-        self.call = call
+    def __init__(self, page):
         self.page = page
         self.lock = threading.Lock()
         self.to_page = []
@@ -213,6 +212,7 @@ class Bridge:
         self.errors = []
         self.state = None
         self.connected = threading.Event()
+        self.done = threading.Event()
         self.receiver = None
 
     def send(self, **msg):              # from the receiver, to the page
@@ -220,9 +220,7 @@ class Bridge:
             self.to_page.append(msg)
 
     def on_receiver_message(self, msg):
-        if "done" in msg:
-            self.done.set()
-        elif "closed" in msg:
+        if "done" in msg or "closed" in msg:
             self.done.set()
         else:
             self.send(**msg)
@@ -348,8 +346,7 @@ def run(args, call):
     page = (PAGE.replace("WIDTH", str(call.WIDTH)).replace("HEIGHT", str(call.HEIGHT))
             .replace("FPS", str(call.FPS))
             .replace("STATS_INTERVAL_MS", str(STATS_INTERVAL_MS)))
-    bridge = Bridge(call, page)
-    bridge.done = threading.Event()
+    bridge = Bridge(page)
     http_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), bridge.handler())
     threading.Thread(target=http_server.serve_forever, daemon=True).start()
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
