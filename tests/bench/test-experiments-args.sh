@@ -48,7 +48,7 @@ PY
 import csv, glob, json, sys
 r = json.load(open(sys.argv[1] + "/summary.json"))[0]
 assert r["video"] == "bbb-360p", r["video"]
-frames = list(csv.DictReader(open(glob.glob(sys.argv[1] + "/*/frames.csv")[0])))
+frames = list(csv.DictReader(open(glob.glob(sys.argv[1] + "/runs/*/frames.csv")[0])))
 assert float(frames[1]["capture_ms"]) - float(frames[0]["capture_ms"]) == 40.0, frames[:2]
 assert len(frames) == 75, len(frames)
 print("ok: --videos bbb-360p runs the clip's trace at 25 fps,", len(frames), "frames in 3 s")
