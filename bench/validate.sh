@@ -14,7 +14,9 @@
 # bench/validate-gcc.py simulates each valid run's stretch of the trace
 # with the clip's own VP8 trace and compares p99 latency and utilisation
 # (goal: within 25 %).  Runs the load guard rejected are shown, never
-# averaged.  GCC_ONLY=1 skips the Octopus pairs.
+# averaged.  GCC_SCHEME=chromium-gcc takes Chromium's GCC (libwebrtc) as the
+# real one instead (docs/design.md: the gcc arm's pacer backlog).
+# GCC_ONLY=1 skips the Octopus pairs.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -75,10 +77,11 @@ sim() {
 if [ "${GCC:-0}" = 1 ] || [ "${GCC_ONLY:-0}" = 1 ]; then
   echo "validate: real GCC (live-eval, ${GCC_SECONDS:-30} s calls) ..." >&2
   GST_PLUGIN_PATH=$GST_PLUGIN_PATH:$BUILD/svc-encoder:${RTPGCCBWE_LIB:-$BUILD/rtpgccbwe/lib} \
-    "$ROOT/eval/live-eval.py" run "$OUT/live-gcc" --schemes gcc \
+    "$ROOT/eval/live-eval.py" run "$OUT/live-gcc" --schemes "${GCC_SCHEME:-gcc}" \
     --traces ${GCC_TRACES:-Verizon-LTE-short} --repeats "${GCC_REPEATS:-5}" \
     --seconds "${GCC_SECONDS:-30}" --delay-ms 30 --build "$BUILD" || true
-  "$ROOT/bench/validate-gcc.py" "$OUT/live-gcc" --sim "$SIM" --include-invalid || true
+  "$ROOT/bench/validate-gcc.py" "$OUT/live-gcc" --sim "$SIM" \
+    --scheme "${GCC_SCHEME:-gcc}" --include-invalid || true
   [ "${GCC_ONLY:-0}" = 1 ] && exit 0
 fi
 
