@@ -42,6 +42,9 @@ DEV_TRACES = {1: ["Verizon-LTE-short", "TMobile-LTE-short", "ATT-LTE-driving-201
 VIDEOS = {1: ["mot17-10-temp", "mot17-11-temp"],
           2: ["mot17-10-quality", "mot17-11-quality"],
           3: ["dance"]}
+# A video trace's run label is its name without this (mot17-10-quality runs
+# as mot17-10; bbb-360p-quality, the shipped clip, as bbb-360p).
+VIDEO_KIND = {1: "-temp", 2: "-quality"}
 
 
 def sim_schemes(sim):
@@ -68,8 +71,7 @@ def int_list(text):
 
 
 def shipped(folder, suffix):
-    """{name: path} of the traces shipped in @folder, by file name and, for
-    video traces, by the label runs carry (mot17-10-quality and mot17-10)."""
+    """{name: path} of the traces shipped in @folder, by file name."""
     names = {}
     for f in sorted(os.listdir(folder)):
         if f.endswith(suffix):
@@ -89,10 +91,8 @@ def resolve(name, folder, suffix, case=None):
     names = shipped(folder, suffix)
     if name in names:
         return names[name]
-    if case is not None:
-        for video in VIDEOS[case]:
-            if label(names.get(video, video), True) == name:
-                return names[video]
+    if case is not None and name + VIDEO_KIND.get(case, "") in names:
+        return names[name + VIDEO_KIND[case]]
     sys.exit(f"experiments: no such trace: {name} (shipped: "
              f"{', '.join(names)}; or give a path)")
 

@@ -6,6 +6,17 @@
 # same metrics code (octo-metrics / octo-sim).  Prints p99 latency and
 # SQI-SSIM side by side with their ratios.  Takes about 8 minutes.
 #   BUILD=build bench/validate.sh [OUT]
+#
+# GCC=1 adds real GCC against the simulator's gcc scheme (issue 17):
+# eval/live-eval.py runs webrtc-call.py's gcc arm (rtpgccbwe, needs root
+# and rtpgccbwe on GST_PLUGIN_PATH) GCC_REPEATS valid times (default 5) on
+# GCC_TRACES (default Verizon-LTE-short), 60 ms RTT, the shipped clip; then
+# bench/validate-gcc.py simulates each valid run's stretch of the trace
+# with the clip's own VP8 trace and compares p99 latency and utilisation
+# (goal: within 25 %).  Runs the load guard rejected are shown, never
+# averaged.  GCC_SCHEME=chromium-gcc takes Chromium's GCC (libwebrtc) as the
+# real one instead (docs/design.md: the gcc arm's pacer backlog).
+# GCC_ONLY=1 skips the Octopus pairs.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -62,6 +73,17 @@ sim() {
     --up-trace "$NET/$trace.up" --video "$VID/$video.trace" --rtt-ms 60 \
     --duration "$SECONDS_RUN" --out "$OUT/sim-case$c-$trace-$scheme"
 }
+
+if [ "${GCC:-0}" = 1 ] || [ "${GCC_ONLY:-0}" = 1 ]; then
+  echo "validate: real GCC (live-eval, ${GCC_SECONDS:-30} s calls) ..." >&2
+  GST_PLUGIN_PATH=$GST_PLUGIN_PATH:$BUILD/svc-encoder:${RTPGCCBWE_LIB:-$BUILD/rtpgccbwe/lib} \
+    "$ROOT/eval/live-eval.py" run "$OUT/live-gcc" --schemes "${GCC_SCHEME:-gcc}" \
+    --traces ${GCC_TRACES:-Verizon-LTE-short} --repeats "${GCC_REPEATS:-5}" \
+    --seconds "${GCC_SECONDS:-30}" --delay-ms 30 --build "$BUILD" || true
+  "$ROOT/bench/validate-gcc.py" "$OUT/live-gcc" --sim "$SIM" \
+    --scheme "${GCC_SCHEME:-gcc}" --include-invalid || true
+  [ "${GCC_ONLY:-0}" = 1 ] && exit 0
+fi
 
 pairs="2:Verizon-LTE-short:octopus:octopus 2:Verizon-LTE-short:droptail:octobbr
 2:TMobile-LTE-short:octopus:octopus 2:TMobile-LTE-short:droptail:octobbr

@@ -32,6 +32,11 @@ behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
                         frame at its highest decodable layer, scaled to the
                         source size for SSIM.  The encoder's rate is the
                         estimate (paper 000 §6.2: Q2's cumulative rate ~ B).
+  --scheme chromium-gcc headless Chromium sends from outside the shell with
+                        libwebrtc's own GCC (chromium_sender.py): the clip
+                        as its fake camera, frames identified by a painted
+                        index, capture times by its RTCP sender reports;
+                        a drop-tail queue in the shim.
 
 Signalling is local: the sender listens on a TCP port of the host and the
 receiver (the same script, --role receiver, started by the shim) connects to
@@ -83,6 +88,7 @@ octo-ssim and octo-metrics binaries (--build, default build)."""
 import argparse
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -113,6 +119,7 @@ SVC_GOP = 10                    # docs/design.md case 2
 MIN_BITRATE = 200000
 RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
+NTP_UNIX_OFFSET_S = 2208988800  # 1900 to 1970
 
 # vp8enc temporal layers as in case1-vp8-send.py (docs/design.md case 1):
 # TL0 refs the previous TL0 (or the key frame: the alt-ref), TL1 (2, 6) and
@@ -169,7 +176,8 @@ def configure_temporal_layers(enc, bitrate):
     enc.set_property("max-intra-bitrate", 160)
 
 
-SCHEMES = ["octopus", "gcc", "octopus-gcc", "octopus-bbr", "octopus-svc"]
+SCHEMES = ["octopus", "gcc", "octopus-gcc", "octopus-bbr", "octopus-svc",
+           "chromium-gcc"]
 
 
 def tags_layers(scheme):
@@ -182,6 +190,48 @@ def is_svc(scheme):
 
 def uses_octopus_sender(scheme):
     return scheme in ("octopus-bbr", "octopus-svc")
+
+
+def is_chromium(scheme):
+    """Headless Chromium sends (libwebrtc's own GCC), outside the shell:
+    chromium_sender.py."""
+    return scheme == "chromium-gcc"
+
+
+def caps_from_offer(sdp):
+    """The receiver's caps for a browser's offer: its VP8 payload type and
+    transport-cc extension id, no NACK (the same receiver settings as every
+    other arm)."""
+    pt = re.search(r"^a=rtpmap:(\d+) VP8/90000", sdp, re.M)
+    ext = re.search(r"^a=extmap:(\d+) " + re.escape(TWCC_URI), sdp, re.M)
+    if not pt or not ext:
+        sys.exit("webrtc-call: the browser offered no VP8 with transport-cc")
+    return Gst.Caps.from_string(
+        f"application/x-rtp,media=video,encoding-name=VP8,payload={pt.group(1)},"
+        f"clock-rate=90000,extmap-{ext.group(1)}=(string){TWCC_URI},"
+        "rtcp-fb-transport-cc=(boolean)true")
+
+
+def ntp_to_ns(ntp):
+    """An RTCP sender report's 64-bit NTP time as ns since 1970 (the host's
+    CLOCK_REALTIME, which libwebrtc's NTP clock follows)."""
+    seconds = (ntp >> 32) - NTP_UNIX_OFFSET_S
+    return seconds * 1000000000 + ((ntp & 0xffffffff) * 1000000000 >> 32)
+
+
+def sender_reports(data):
+    """(ntp, rtp_timestamp) of each sender report in a compound RTCP packet
+    (RFC 3550 6.4.1)."""
+    out = []
+    pos = 0
+    while pos + 4 <= len(data):
+        kind = data[pos + 1]
+        end = pos + 4 * (int.from_bytes(data[pos + 2:pos + 4], "big") + 1)
+        if kind == 200 and pos + 20 <= min(end, len(data)):
+            out.append((int.from_bytes(data[pos + 8:pos + 16], "big"),
+                        int.from_bytes(data[pos + 16:pos + 20], "big")))
+        pos = end
+    return out
 
 
 def uses_gcc(scheme):
@@ -577,6 +627,8 @@ class Receiver:
         self.decoded = {}       # frame -> luma
         self.decode_input_ns = 0
         self.decode_lags = {}   # frame -> (input_ns, output_ns)
+        self.indices = {}       # Chromium: frame (RTP time) -> painted index
+        self.reports = []       # Chromium: RTCP SRs (ntp_ns, rtp_timestamp)
         self.pipeline = Gst.Pipeline.new("receiver")
         self.webrtc = Gst.ElementFactory.make("webrtcbin", "recv")
         self.webrtc.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
@@ -584,9 +636,10 @@ class Receiver:
         self.pipeline.add(self.webrtc)
         self.pipeline.connect("deep-element-added", self.on_element_added)
         self.webrtc.connect("pad-added", self.on_pad_added)
-        self.webrtc.emit("add-transceiver",
-                         GstWebRTC.WebRTCRTPTransceiverDirection.RECVONLY,
-                         rtp_caps(args.scheme))
+        if not is_chromium(args.scheme):    # Chromium's: from its offer
+            self.webrtc.emit("add-transceiver",
+                             GstWebRTC.WebRTCRTPTransceiverDirection.RECVONLY,
+                             rtp_caps(args.scheme))
 
     def on_element_added(self, _bin, _sub, element):
         factory = element.get_factory()
@@ -602,10 +655,18 @@ class Receiver:
             element.set_property("rtcp-min-interval",
                                  self.args.rtcp_interval_ms * Gst.MSECOND)
             element.set_property("rtcp-rr-bandwidth", RTCP_RR_BYTES_PER_S)
+            if is_chromium(self.args.scheme):
+                element.get_property("internal-session").connect(
+                    "on-receiving-rtcp", self.on_rtcp)
         if (factory is not None and factory.get_name() == "rtpsession"
                 and self.args.twcc_interval_ms > 0):
             element.get_property("internal-session").set_property(
                 "twcc-feedback-interval", self.args.twcc_interval_ms * Gst.MSECOND)
+
+    def on_rtcp(self, _session, buf):
+        """Sender reports map the browser's RTP times to its capture clock."""
+        for ntp, rtptime in sender_reports(buf.extract_dup(0, buf.get_size())):
+            self.reports.append((ntp_to_ns(ntp), rtptime))
 
     def start(self, signalling):
         self.signalling = signalling
@@ -614,6 +675,10 @@ class Receiver:
 
     def on_message(self, msg):
         if "sdp" in msg:
+            if is_chromium(self.args.scheme):
+                self.webrtc.emit("add-transceiver",
+                                 GstWebRTC.WebRTCRTPTransceiverDirection.RECVONLY,
+                                 caps_from_offer(msg["sdp"]))
             offer = description(msg["sdp"], GstWebRTC.WebRTCSDPType.OFFER)
             promise = Gst.Promise.new()
             self.webrtc.emit("set-remote-description", offer, promise)
@@ -651,6 +716,9 @@ class Receiver:
         else:
             decode = (f"rtpvp8depay name=depay request-keyframe={recover} "
                       f"wait-for-keyframe={recover} ! vp8dec ")
+            if is_chromium(self.args.scheme):
+                # the browser scales its resolution with the rate
+                decode += "! videoscale ! videoconvert "
         bin_ = Gst.parse_bin_from_description(
             decode + f"! video/x-raw,format=I420,width={WIDTH},height={HEIGHT},"
             "pixel-aspect-ratio=1/1 ! appsink name=decoded emit-signals=true sync=false",
@@ -674,8 +742,12 @@ class Receiver:
         return Gst.PadProbeReturn.OK
 
     def frame_of_pts(self, pts):
+        """Our senders' frames by number; a browser's by RTP time (its
+        frame numbers come from the sender reports afterwards)."""
         ts = self.rtptime_of_pts.get(pts)
-        return None if ts is None else frame_of_rtptime(ts)
+        if ts is None or is_chromium(self.args.scheme):
+            return ts
+        return frame_of_rtptime(ts)
 
     def on_frame(self, _pad, info):
         frame = self.frame_of_pts(info.get_buffer().pts)
@@ -698,6 +770,8 @@ class Receiver:
             self.decode_lags[frame] = (self.decode_input_ns, time.monotonic_ns())
         if frame is not None and buf.get_size() == FRAME_BYTES:
             self.decoded[frame] = luma(buf.extract_dup(0, FRAME_BYTES))
+            if is_chromium(self.args.scheme):
+                self.indices[frame] = chromium_sender().read_index(self.decoded[frame])
         return Gst.FlowReturn.OK
 
     def write_logs(self):
@@ -710,8 +784,23 @@ class Receiver:
             f.write("frame,input_ns,output_ns\n")
             for frame, (t_in, t_out) in sorted(self.decode_lags.items()):
                 f.write(f"{frame},{t_in},{t_out}\n")
+        if is_chromium(self.args.scheme):
+            with open(os.path.join(self.args.out, "sender-reports.csv"), "w") as f:
+                f.write("ntp_ns,rtp_timestamp\n")
+                f.writelines(f"{n},{r}\n" for n, r in self.reports)
+            with open(os.path.join(self.args.out, "painted-index.csv"), "w") as f:
+                f.write("rtp_timestamp,index\n")
+                f.writelines(f"{t},{i}\n" for t, i in sorted(self.indices.items()))
         np.savez_compressed(os.path.join(self.args.out, "decoded.npz"),
                             **{str(k): v for k, v in self.decoded.items()})
+
+
+def chromium_sender():
+    """demo-pipelines/chromium_sender.py, loaded once."""
+    if "chromium_sender" not in sys.modules:
+        sys.path.insert(0, HERE)
+    import chromium_sender as module
+    return module
 
 
 def run_receiver(args):
@@ -915,6 +1004,8 @@ def main():
     Gst.init(None)
     if args.role == "receiver":
         run_receiver(args)
+    elif is_chromium(args.scheme):
+        chromium_sender().run(args, sys.modules[__name__])
     else:
         run_sender(args)
 

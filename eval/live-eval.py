@@ -292,6 +292,7 @@ def live_call(args, trace, scheme, attempt):
         os.remove(decoded)
     record = evaluate(args.out, trace, scheme, attempt)
     record["loadavg"] = os.getloadavg()[0]
+    record["delay_ms"] = args.delay_ms          # one way: bench/validate-gcc.py's RTT
     return record
 
 

@@ -40,13 +40,16 @@ struct _SimGcc {
 static void
 set_rates (SimGcc *g)
 {
+  OctoSender *sender = sim_world_flow_sender (g->world, g->flow);
   guint64 target = octo_gcc_target_bps (g->gcc);
-  /* while a probe leaves, the pacer spaces packets at the probe's rate */
-  guint64 pacing = g->probe_bytes_left > 0 ? g->probe.cluster_bps :
-      (guint64) (target * SIM_GCC_PACING_FACTOR);
+  OctoSenderStats stats;
+  guint64 pacing;
 
-  octo_sender_set_fixed_rates (sim_world_flow_sender (g->world, g->flow),
-      pacing, target);
+  octo_sender_get_stats (sender, &stats);
+  /* while a probe leaves, the pacer spaces packets at the probe's rate */
+  pacing = g->probe_bytes_left > 0 ? g->probe.cluster_bps :
+      octo_gcc_pacing_bps (target, stats.session.queued_bytes);
+  octo_sender_set_fixed_rates (sender, pacing, target);
 }
 
 static void
@@ -100,6 +103,9 @@ sim_gcc_new (SimWorld *world, guint flow, OctoTime one_way_delay,
   OctoGccConfig config;
 
   octo_gcc_config_init (&config);
+  config.initial_bps = SIM_GCC_INITIAL_BPS;
+  config.min_bps = SIM_GCC_MIN_BPS;
+  config.max_bps = SIM_GCC_MAX_BPS;
   g->world = world;
   g->flow = flow;
   g->gcc = octo_gcc_new (&config);

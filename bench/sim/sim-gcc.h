@@ -1,7 +1,10 @@
 /* The WebRTC baseline's transport in the simulator: the sender paces at
- * GCC's target (x 2.5, WebRTC's pacing factor) and the receiver returns
- * per-packet arrival times every 50 ms (transport-wide congestion control
- * feedback), which reach the sender one propagation delay later.
+ * GCC's target as WebRTC's pacer does (octo_gcc_pacing_bps), the receiver
+ * returns per-packet arrival times every 20 ms (transport-wide congestion control
+ * feedback), which reach the sender one propagation delay later.  The
+ * controller starts, floors and caps as demo-pipelines/webrtc-call.py's
+ * gcc arm configures rtpgccbwe (and its receivers send RTCP), so that the
+ * two compare (bench/validate-gcc.py).
  *
  * Probing: the core's controller (octo-gcc-probe.h) decides when and at
  * which rate; here its clusters are sent as padding and measured. */
@@ -13,8 +16,10 @@
 
 G_BEGIN_DECLS
 
-#define SIM_GCC_FEEDBACK_INTERVAL (50 * OCTO_MSECOND)
-#define SIM_GCC_PACING_FACTOR 2.5
+#define SIM_GCC_FEEDBACK_INTERVAL (20 * OCTO_MSECOND)
+#define SIM_GCC_INITIAL_BPS 1000000
+#define SIM_GCC_MIN_BPS 200000
+#define SIM_GCC_MAX_BPS 6000000
 
 typedef struct _SimGcc SimGcc;
 

@@ -209,6 +209,10 @@ decide_frame (SimStream *st, OctoTime now, OctoSourceMessage *msgs,
       n = octo_trace_source_next_frame (st->source, now,
           link_rate (st, octo_vivo_estimate (&st->vivo)), msgs);
       *level = octo_trace_source_level (st->source);
+      /* the client fetches: a frame nobody asked for is skipped */
+      *send = octo_vivo_may_send (&st->vivo);
+      if (*send)
+        octo_vivo_on_send (&st->vivo);
       return n;
     default:
       n = octo_trace_source_next_frame (st->source, now,

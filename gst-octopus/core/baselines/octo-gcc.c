@@ -443,3 +443,12 @@ octo_gcc_threshold (const OctoGcc *g)
 {
   return g->threshold;
 }
+
+guint64
+octo_gcc_pacing_bps (guint64 target_bps, guint64 queued_bytes)
+{
+  guint64 paced = (guint64) (target_bps * OCTO_GCC_PACING_FACTOR);
+  guint64 drain = queued_bytes * 8 * OCTO_SECOND / OCTO_GCC_PACER_QUEUE_LIMIT;
+
+  return MAX (paced, drain);
+}

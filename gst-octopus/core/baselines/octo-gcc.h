@@ -67,6 +67,16 @@ guint64 octo_gcc_probe_rate (const OctoTime *send, const OctoTime *arrival,
 void octo_gcc_on_probe (OctoGcc *gcc, guint64 bps);
 
 guint64 octo_gcc_target_bps (const OctoGcc *gcc);
+
+/* WebRTC's pacer (libwebrtc PacingController): it paces at the target x
+ * OCTO_GCC_PACING_FACTOR, and faster when its queue of @queued_bytes would
+ * take longer than OCTO_GCC_PACER_QUEUE_LIMIT to drain (its
+ * "drain_large_queues": the encoder may overshoot a target, or be unable
+ * to go as low, and the pacer does not hold video for seconds). */
+#define OCTO_GCC_PACING_FACTOR 2.5
+#define OCTO_GCC_PACER_QUEUE_LIMIT (2 * OCTO_SECOND)
+guint64 octo_gcc_pacing_bps (guint64 target_bps, guint64 queued_bytes);
+
 OctoGccUsage octo_gcc_usage (const OctoGcc *gcc);
 OctoGccRateState octo_gcc_rate_state (const OctoGcc *gcc);
 /* The scaled trendline slope the detector last compared (ms), and its

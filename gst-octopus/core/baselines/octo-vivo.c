@@ -9,12 +9,26 @@ octo_vivo_init (OctoVivoEstimator *vivo)
   memset (vivo, 0, sizeof (*vivo));
 }
 
+gboolean
+octo_vivo_may_send (const OctoVivoEstimator *vivo)
+{
+  return vivo->outstanding < OCTO_VIVO_MAX_OUTSTANDING;
+}
+
+void
+octo_vivo_on_send (OctoVivoEstimator *vivo)
+{
+  vivo->outstanding++;
+}
+
 void
 octo_vivo_on_frame (OctoVivoEstimator *vivo, guint64 bytes, OctoTime start,
     OctoTime end)
 {
   OctoTime span = end > start ? end - start : 1;
 
+  if (vivo->outstanding > 0)
+    vivo->outstanding--;
   vivo->rates[vivo->next] = (gdouble) bytes * 8 * OCTO_SECOND / span;
   vivo->next = (vivo->next + 1) % OCTO_VIVO_WINDOW;
   vivo->n = MIN (vivo->n + 1, OCTO_VIVO_WINDOW);

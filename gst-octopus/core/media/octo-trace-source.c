@@ -64,11 +64,19 @@ octo_trace_source_free (OctoTraceSource *source)
   g_free (source);
 }
 
-/* the 2D traces are 30 fps, dance.trace 20 fps */
+/* the 2D traces say their rate (default 30 fps), dance.trace is 20 fps */
 static guint
 fps (const OctoTraceSource *s)
 {
-  return s->config.kind == OCTO_SOURCE_CLOUD ? 20 : 30;
+  switch (s->config.kind) {
+    case OCTO_SOURCE_TEMPORAL:
+      return s->config.temporal->fps;
+    case OCTO_SOURCE_QUALITY:
+      return s->config.quality->fps;
+    case OCTO_SOURCE_CLOUD:
+      break;
+  }
+  return 20;
 }
 
 OctoTime
@@ -148,7 +156,11 @@ quality_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
     for (guint k = 0; k < t->n_layers; k++)
       bytes += f->bytes[k];
     out->keyframe = gop_start;
-    out->size = (guint32) (bytes * s->config.single_layer_size + 0.5);
+    /* a trace of one layer is already a single-layer encoding: no SVC
+     * overhead to credit */
+    if (t->n_layers > 1)
+      bytes = (guint64) (bytes * s->config.single_layer_size + 0.5);
+    out->size = (guint32) bytes;
     out->quality = octo_ssim_from_db (f->ssim_db[t->n_layers - 1]);
     return 1;
   }

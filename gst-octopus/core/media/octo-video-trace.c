@@ -122,6 +122,24 @@ field_uint (Reader *r, guint i, guint64 max, guint64 *out, GError **error)
   return FALSE;
 }
 
+/* A header's optional last field, the frame rate: @n_fields without it. */
+static gboolean
+header_fps (Reader *r, guint n_fields, guint *fps, GError **error)
+{
+  guint64 v;
+
+  *fps = OCTO_VIDEO_TRACE_DEFAULT_FPS;
+  if (r->n_fields <= n_fields)
+    return expect_fields (r, n_fields, error);
+  if (!expect_fields (r, n_fields + 1, error)
+      || !field_uint (r, n_fields, OCTO_VIDEO_TRACE_MAX_FPS, &v, error))
+    return FALSE;
+  if (v == 0)
+    return fail_at (r, error, "the frame rate must be at least 1");
+  *fps = v;
+  return TRUE;
+}
+
 static gboolean
 field_double (Reader *r, guint i, gdouble *out, GError **error)
 {
@@ -187,10 +205,11 @@ octo_temporal_trace_parse (const gchar *name, const gchar *text, gsize len,
   if (!reader_init (&r, name, text, len, error))
     goto failed_open;
   if (!reader_next (&r)) {
-    fail_at (&r, error, "empty file: expected the GoP length");
+    fail_at (&r, error, "empty file: expected 'gop_len [fps]'");
     goto failed;
   }
-  if (!expect_fields (&r, 1, error) || !field_uint (&r, 0, 1024, &v, error))
+  if (!header_fps (&r, 1, &t->fps, error)
+      || !field_uint (&r, 0, 1024, &v, error))
     goto failed;
   if (v == 0) {
     fail_at (&r, error, "GoP length must be at least 1");
@@ -292,10 +311,11 @@ octo_quality_trace_parse (const gchar *name, const gchar *text, gsize len,
   if (!reader_init (&r, name, text, len, error))
     goto failed_open;
   if (!reader_next (&r)) {
-    fail_at (&r, error, "empty file: expected 'gop_len num_layers'");
+    fail_at (&r, error, "empty file: expected 'gop_len num_layers [fps]'");
     goto failed;
   }
-  if (!expect_fields (&r, 2, error) || !field_uint (&r, 0, 1024, &v, error))
+  if (!header_fps (&r, 2, &t->fps, error)
+      || !field_uint (&r, 0, 1024, &v, error))
     goto failed;
   t->gop_len = v;
   if (!field_uint (&r, 1, OCTO_QUALITY_MAX_LAYERS, &v, error))

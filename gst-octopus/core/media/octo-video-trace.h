@@ -18,8 +18,14 @@ typedef struct {
   guint8 temporal_layer;        /* from the GoP position: 0, 1 or 2 */
 } OctoTemporalFrame;
 
+/* Frames per second of the 2D traces when their header does not say: the
+ * artifact's MOT17 encodings are 30 fps. */
+#define OCTO_VIDEO_TRACE_DEFAULT_FPS 30
+#define OCTO_VIDEO_TRACE_MAX_FPS 240
+
 typedef struct {
   guint gop_len;
+  guint fps;
   guint n_frames;
   OctoTemporalFrame *frames;
 } OctoTemporalTrace;
@@ -38,7 +44,7 @@ typedef struct {
 } OctoQualityLevel;
 
 typedef struct {
-  guint gop_len, n_layers, n_frames, n_levels;
+  guint gop_len, n_layers, fps, n_frames, n_levels;
   OctoQualityLevel *levels;     /* ascending aggregate rate */
 } OctoQualityTrace;
 

@@ -189,6 +189,28 @@ test_vivo_harmonic_mean_of_the_last_twenty_frames (void)
   g_assert_cmpuint (octo_vivo_estimate (&vivo), ==, 8 * MBPS);
 }
 
+/* The client asks for a frame while fewer than two of its requests are
+ * unanswered; a frame downloaded answers one. */
+static void
+test_vivo_fetches_at_most_two_frames_ahead (void)
+{
+  OctoVivoEstimator vivo;
+
+  octo_vivo_init (&vivo);
+  g_assert_true (octo_vivo_may_send (&vivo));
+  octo_vivo_on_send (&vivo);
+  g_assert_true (octo_vivo_may_send (&vivo));
+  octo_vivo_on_send (&vivo);
+  g_assert_false (octo_vivo_may_send (&vivo));
+  octo_vivo_on_frame (&vivo, 1000, 0, OCTO_SECOND);
+  g_assert_true (octo_vivo_may_send (&vivo));
+  octo_vivo_on_frame (&vivo, 1000, 0, OCTO_SECOND);
+  octo_vivo_on_frame (&vivo, 1000, 0, OCTO_SECOND);
+  octo_vivo_on_send (&vivo);
+  octo_vivo_on_send (&vivo);
+  g_assert_false (octo_vivo_may_send (&vivo));
+}
+
 /* A scripted path: every segment sent at @t arrives at t + 50 ms and its
  * ACK returns at t + 100 ms, except the transmissions @lose names. */
 typedef struct {
@@ -317,6 +339,8 @@ main (int argc, char **argv)
       test_salsify_skips_a_frame_the_link_cannot_absorb);
   g_test_add_func ("/adapt/vivo/harmonic-mean",
       test_vivo_harmonic_mean_of_the_last_twenty_frames);
+  g_test_add_func ("/adapt/vivo/fetch-window",
+      test_vivo_fetches_at_most_two_frames_ahead);
   g_test_add_func ("/adapt/tcp/slow-start",
       test_tcp_slow_start_doubles_the_window_each_round);
   g_test_add_func ("/adapt/tcp/retransmit-and-back-off",

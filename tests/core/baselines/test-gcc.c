@@ -93,6 +93,17 @@ test_heavy_loss_cuts_the_loss_based_rate (void)
   octo_gcc_free (g);
 }
 
+/* The pacer runs at 2.5x the target, and faster once its queue would take
+ * more than 2 s to drain at that pace. */
+static void
+test_pacer_drains_a_large_queue_within_two_seconds (void)
+{
+  g_assert_cmpuint (octo_gcc_pacing_bps (1000000, 0), ==, 2500000);
+  g_assert_cmpuint (octo_gcc_pacing_bps (1000000, 625000), ==, 2500000);
+  g_assert_cmpuint (octo_gcc_pacing_bps (1000000, 1000000), ==, 4000000);
+  g_assert_cmpuint (octo_gcc_pacing_bps (200000, 375000), ==, 1500000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -101,5 +112,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gcc/rising-gradient-overuse",
       test_rising_delay_gradient_trips_overuse_and_cuts_the_rate);
   g_test_add_func ("/gcc/heavy-loss", test_heavy_loss_cuts_the_loss_based_rate);
+  g_test_add_func ("/gcc/pacer-queue-limit",
+      test_pacer_drains_a_large_queue_within_two_seconds);
   return g_test_run ();
 }

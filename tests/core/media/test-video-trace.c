@@ -155,6 +155,54 @@ test_bad_files_name_file_line_and_reason (void)
   g_error_free (error);
 }
 
+/* A header may end with the frame rate; without it the traces are 30 fps,
+ * and a trace source's frames are that far apart. */
+static void
+test_header_frame_rate_sets_capture_times (void)
+{
+  const gchar temporal[] = "8 25\n0 100 10\n";
+  const gchar quality[] = "10 1 24\n100 0 0 5 50 9\n";
+  const gchar artifact[] = "10 1\n100 0 0 5 50 9\n";
+  GError *error = NULL;
+  OctoTemporalTrace *t = octo_temporal_trace_parse ("t", temporal,
+      sizeof (temporal) - 1, &error);
+  OctoQualityTrace *q = octo_quality_trace_parse ("q", quality,
+      sizeof (quality) - 1, &error);
+  OctoQualityTrace *a = octo_quality_trace_parse ("a", artifact,
+      sizeof (artifact) - 1, &error);
+  OctoTraceSourceConfig c;
+  OctoTraceSource *s;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->fps, ==, 25);
+  g_assert_cmpuint (q->fps, ==, 24);
+  g_assert_cmpuint (a->fps, ==, 30);
+  octo_trace_source_config_init (&c, OCTO_SOURCE_TEMPORAL);
+  c.temporal = t;
+  s = octo_trace_source_new (&c, &error);
+  g_assert_cmpuint (octo_trace_source_frame_interval (s), ==, 40 * OCTO_MSECOND);
+  g_assert_cmpuint (octo_trace_source_capture_time (s, 3), ==, 120 * OCTO_MSECOND);
+  octo_trace_source_free (s);
+  octo_trace_source_config_init (&c, OCTO_SOURCE_QUALITY);
+  c.quality = a;
+  s = octo_trace_source_new (&c, &error);
+  g_assert_cmpuint (octo_trace_source_capture_time (s, 3), ==, 100 * OCTO_MSECOND);
+  octo_trace_source_free (s);
+  octo_temporal_trace_free (t);
+  octo_quality_trace_free (q);
+  octo_quality_trace_free (a);
+
+  g_assert_null (octo_temporal_trace_parse ("t", "8 0\n", 4, &error));
+  g_assert_cmpstr (error->message, ==, "t:1: the frame rate must be at least 1");
+  g_clear_error (&error);
+  g_assert_null (octo_quality_trace_parse ("q", "10 1 25 3\n", 10, &error));
+  g_assert_cmpstr (error->message, ==, "q:1: expected 3 fields, found 4");
+  g_clear_error (&error);
+  g_assert_null (octo_quality_trace_parse ("q", "10\n", 3, &error));
+  g_assert_cmpstr (error->message, ==, "q:1: expected 2 fields, found 1");
+  g_clear_error (&error);
+}
+
 /* A binary file keeps its reason: the bad bytes escaped, a NUL located. */
 static void
 test_binary_files_name_line_and_escaped_bytes (void)
@@ -191,6 +239,8 @@ main (int argc, char **argv)
   g_test_add_func ("/video-trace/cloud", test_cloud_trace_loads_cells_and_layers);
   g_test_add_func ("/video-trace/bad-files",
       test_bad_files_name_file_line_and_reason);
+  g_test_add_func ("/video-trace/frame-rate",
+      test_header_frame_rate_sets_capture_times);
   g_test_add_func ("/video-trace/binary-files",
       test_binary_files_name_line_and_escaped_bytes);
   return g_test_run ();

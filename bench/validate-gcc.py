@@ -1,0 +1,192 @@
+#!/usr/bin/python3
+"""The simulator's gcc scheme against real GCC (rtpgccbwe in
+demo-pipelines/webrtc-call.py's gcc arm, run by eval/live-eval.py) on the
+same trace, RTT and clip.
+
+For every valid real run of LIVE_OUT/runs.json (the load guard's verdict)
+the simulator replays the same stretch of the same down trace: the Mahimahi
+trace from the real run's first capture (ms since the shim's trace began)
+for as long as it captured, the same RTT (2 x the run's --delay-ms) and the
+clip's own single-layer VP8 trace (eval/clip-video-trace.py:
+bbb-360p-vp8.trace, the encoder settings of the gcc arm).  Both sides are
+scored by the same code (octo-metrics' summary.json; utilisation as in
+live-eval.py: link bytes of messages delivered whole over the capacity the
+trace offered while the sender captured).  Prints per run and the means
+over the valid runs, with the ratio sim / real; the goal is agreement
+within 25 % on p99 latency and on utilisation (issue 17).
+
+    bench/validate-gcc.py LIVE_OUT [--sim build/bench/sim/octo-sim]
+        [--video data/traces/video/bbb-360p-vp8.trace] [--out DIR]
+        [--scheme gcc] [--include-invalid]
+
+--include-invalid also simulates the runs the load guard rejected and
+prints them apart, marked invalid: for looking at a loaded machine's runs,
+never for the verdict.  Exit status 0 when both metrics agree within 25 %,
+1 when they do not, 2 when there is no valid real run."""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+GOAL = 0.25
+DEFAULT_DELAY_MS = 30           # live-eval.py's default --delay-ms
+
+
+def read_csv(path):
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        return [dict(zip(header, line.strip().split(","))) for line in f if line.strip()]
+
+
+def trace_times(path):
+    with open(path) as f:
+        return [int(line) for line in f if line.strip()]
+
+
+def trace_segment(times, start_ms, length_ms):
+    """The delivery opportunities of the looped trace @times in
+    [start_ms, start_ms + length_ms], shifted to start at 0: a trace that
+    does not loop within @length_ms."""
+    period = times[-1]
+    out = []
+    loop = start_ms // period
+    while True:
+        base = loop * period
+        for t in times:
+            at = base + t - start_ms
+            if at <= 0:
+                continue
+            if at > length_ms:
+                return out
+            out.append(at)
+        loop += 1
+
+
+def real_span(run_dir):
+    """(first capture ms since the shim's start, capture span ms) of a real run."""
+    with open(os.path.join(run_dir, "call.json")) as f:
+        call = json.load(f)
+    captures = [int(r["capture_ns"]) for r in read_csv(os.path.join(run_dir, "encoded.csv"))]
+    start = (min(captures) - call["shim_start_ns"]) / 1e6
+    span = (max(captures) - min(captures)) / 1e6 + call["load"]["frame_interval_ms"]
+    return start, span
+
+
+def simulate(args, record, out):
+    """The simulator's run of @record's stretch of trace; its summary."""
+    run_dir = os.path.join(args.live_out, record["dir"])
+    start, span = real_span(run_dir)
+    down = os.path.join(ROOT, "data", "traces", "network", record["trace"] + ".down")
+    seconds = max(1, math.ceil(span / 1000))
+    seg_path = os.path.join(out, "trace.down")
+    os.makedirs(out, exist_ok=True)
+    with open(seg_path, "w") as f:
+        # a little more than the run: the simulator may send past its end
+        f.write("\n".join(map(str, trace_segment(trace_times(down), int(start),
+                                                 seconds * 1000 + 5000))) + "\n")
+    rtt = 2 * record.get("delay_ms", DEFAULT_DELAY_MS)
+    subprocess.run([args.sim, "--case=2", f"--scheme={args.sim_scheme}",
+                    f"--trace={seg_path}", f"--video={args.video}", f"--rtt-ms={rtt}",
+                    f"--duration={seconds}", f"--out={out}",
+                    f"--trace-label={record['trace']}@{int(start)}ms"],
+                   check=True, capture_output=True)
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    summary = summary[0] if isinstance(summary, list) else summary
+    return {"p99_latency_ms": summary["p99_latency_ms"],
+            "utilisation": 100 * summary["utilization"],
+            "start_ms": start, "seconds": seconds, "rtt_ms": rtt}
+
+
+def mean(values):
+    return sum(values) / len(values) if values else None
+
+
+def compare(rows):
+    """Means over @rows of (real, sim) per metric and the ratio sim / real."""
+    result = {}
+    for key in ("p99_latency_ms", "utilisation"):
+        real = mean([r["real"][key] for r in rows])
+        sim = mean([r["sim"][key] for r in rows])
+        result[key] = {"real": real, "sim": sim,
+                       "ratio": sim / real if real else None}
+    return result
+
+
+def print_rows(title, rows):
+    print(title)
+    print(f"  {'run':<34}{'start s':>8}{'p99 real':>10}{'p99 sim':>9}"
+          f"{'util real':>10}{'util sim':>9}  guard")
+    for r in rows:
+        faults = "; ".join(": ".join(f) for f in r["faults"]) or "valid"
+        print(f"  {r['dir']:<34}{r['sim']['start_ms'] / 1000:8.1f}"
+              f"{r['real']['p99_latency_ms']:10.1f}{r['sim']['p99_latency_ms']:9.1f}"
+              f"{r['real']['utilisation']:10.1f}{r['sim']['utilisation']:9.1f}  {faults}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("live_out", help="an eval/live-eval.py run folder")
+    p.add_argument("--sim", default=os.path.join(ROOT, "build", "bench", "sim", "octo-sim"))
+    p.add_argument("--video", default=os.path.join(ROOT, "data", "traces", "video",
+                                                   "bbb-360p-vp8.trace"))
+    p.add_argument("--out", default=None, help="simulated runs (default LIVE_OUT/sim)")
+    p.add_argument("--scheme", default="gcc", help="the real runs' scheme")
+    p.add_argument("--sim-scheme", default="gcc", help="the simulator's scheme")
+    p.add_argument("--include-invalid", action="store_true")
+    args = p.parse_args()
+    out = args.out or os.path.join(args.live_out, "sim")
+    with open(os.path.join(args.live_out, "runs.json")) as f:
+        records = [r for r in json.load(f)["runs"] if r["scheme"] == args.scheme]
+    valid, invalid = [], []
+    for r in records:
+        if "metrics" not in r or not os.path.exists(
+                os.path.join(args.live_out, r["dir"], "encoded.csv")):
+            continue
+        if r["faults"] and not args.include_invalid:
+            invalid.append(dict(r, sim=None))
+            continue
+        sim = simulate(args, r, os.path.join(out, r["dir"]))
+        row = dict(r, real=r["metrics"], sim=sim)
+        (invalid if r["faults"] else valid).append(row)
+    n_invalid = sum(1 for r in records if r["faults"])
+    print(f"validate-gcc: {args.scheme} real vs {args.sim_scheme} simulated, "
+          f"{len(records)} real runs: {len(records) - n_invalid} valid, {n_invalid} invalid "
+          f"(load guard); video {os.path.basename(args.video)}")
+    verdict = {"valid_runs": len(valid), "invalid_runs": n_invalid}
+    if args.include_invalid and any(r["sim"] for r in invalid):
+        shown = [r for r in invalid if r["sim"]]
+        print_rows("invalid runs (NOT a result: the load guard rejected them)", shown)
+        verdict["invalid_comparison"] = compare(shown)
+        for key, c in verdict["invalid_comparison"].items():
+            print(f"  mean over invalid runs {key}: real {c['real']:.1f} sim {c['sim']:.1f} "
+                  f"ratio {c['ratio']:.2f}")
+    if not valid:
+        print("validate-gcc: no valid real run: no verdict (re-run live-eval on a quiet machine)")
+        verdict["agree"] = None
+        code = 2
+    else:
+        print_rows("valid runs", valid)
+        verdict.update(compare(valid))
+        worst = max(abs(verdict[k]["ratio"] - 1) for k in ("p99_latency_ms", "utilisation"))
+        verdict["agree"] = worst <= GOAL
+        for key in ("p99_latency_ms", "utilisation"):
+            c = verdict[key]
+            print(f"  mean over {len(valid)} valid runs {key}: real {c['real']:.1f} "
+                  f"sim {c['sim']:.1f} ratio {c['ratio']:.2f}")
+        print(f"validate-gcc: largest disagreement {100 * worst:.1f} % "
+              f"(goal: within {100 * GOAL:.0f} %): {'met' if verdict['agree'] else 'MISSED'}")
+        code = 0 if verdict["agree"] else 1
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "validate-gcc.json"), "w") as f:
+        json.dump(verdict, f, indent=1)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
