@@ -54,33 +54,22 @@ sys.path.insert(0, os.path.join(ROOT, "demo-pipelines"))
 warnings.filterwarnings("ignore", "GObject.ValueArray", DeprecationWarning)
 
 WIDTH, HEIGHT, FPS = 640, 360, 25
-FRAME_BYTES = WIDTH * HEIGHT * 3 // 2
 SVC_GOP, VP8_GOP = 10, 8
 SVC_FRACTIONS = (0.2, 0.5, 1.0)     # octopussvcenc's default spatial split
 DUMP_MAGIC = b"OSVCDMP1"
 DUMP_HEADER = struct.Struct("<IBBBBQI")    # svc-encoder/core/svc-dump.h
 
 
-def load_clip(path):
-    """Every frame of @path as 640x360 I420 bytes."""
-    pipeline = Gst.parse_launch(
-        f'filesrc location="{path}" ! decodebin ! videoconvert ! videoscale '
-        f"! video/x-raw,format=I420,width={WIDTH},height={HEIGHT},"
-        "pixel-aspect-ratio=1/1 ! appsink name=out sync=false")
-    sink = pipeline.get_by_name("out")
-    pipeline.set_state(Gst.State.PLAYING)
-    frames = []
-    while True:
-        sample = sink.emit("pull-sample")
-        if sample is None:
-            break
-        buf = sample.get_buffer()
-        if buf.get_size() == FRAME_BYTES:
-            frames.append(buf.extract_dup(0, FRAME_BYTES))
-    pipeline.set_state(Gst.State.NULL)
-    if not frames:
-        sys.exit(f"clip-video-trace: no frames decoded from {path}")
-    return frames
+def webrtc_call():
+    """demo-pipelines/webrtc-call.py as a module: its clip loader and VP8
+    layer setup are the ones the live arms use."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "webrtc_call", os.path.join(ROOT, "demo-pipelines", "webrtc-call.py"))
+    call = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(call)
+    assert (call.WIDTH, call.HEIGHT) == (WIDTH, HEIGHT)
+    return call
 
 
 def trace_frames(args, clip, gop):
@@ -198,11 +187,7 @@ def quality_trace(args, clip, work, codec):
 
 def temporal_trace(args, clip, work):
     """Lines of the VP8 3-TL trace and its statistics."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "webrtc_call", os.path.join(ROOT, "demo-pipelines", "webrtc-call.py"))
-    call = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(call)
+    call = webrtc_call()
     dump = os.path.join(work, "vp8-tl.dump")
     n_frames = trace_frames(args, clip, VP8_GOP)
     print(f"clip-video-trace: vp8 3 TL {args.vp8_bitrate} bit/s ...", file=sys.stderr)
@@ -243,7 +228,7 @@ def main():
     Gst.init(None)
     if not Gst.ElementFactory.find("octopussvclog"):
         sys.exit("clip-video-trace: no octopussvclog: eval \"$(scripts/gst-env.sh)\"")
-    clip = load_clip(args.clip)
+    clip = webrtc_call().load_clip(args.clip)
     which = args.only or ["quality", "temp", "vp8"]
     prov_path = os.path.join(args.out, f"{args.name}.provenance.json")
     provenance = {}
