@@ -823,6 +823,10 @@ def shim_command(args):
            f"--delay-ms={args.delay_ms}",
            f"--stats={os.path.join(args.out, 'shim-stats.json')}",
            f"--log={os.path.join(args.out, 'shim.log')}"]
+    if args.shim_rt_priority > 0:
+        # the link emulator must keep the trace's time while the call's
+        # encoder and decoder load both cores (the load guard checks it)
+        cmd += [f"--rt-priority={args.shim_rt_priority}"]
     if tags_layers(args.scheme):
         cmd += ["--queue=octopus", f"--rtp-ext-id={OCTOPUS_EXT_ID}"]
     else:
@@ -986,6 +990,9 @@ def main():
     p.add_argument("--rtcp-interval-ms", type=int, default=20,
                    help="the receiver's rtcp-min-interval, the same for every "
                         "scheme (0: GStreamer's default, 5 s)")
+    p.add_argument("--shim-rt-priority", type=int, default=50,
+                   help="octopus-shim's SCHED_FIFO priority (0: normal "
+                        "scheduling); its command runs at normal priority")
     p.add_argument("--twcc-interval-ms", type=int, default=0,
                    help="the receiver's transport-cc feedback interval, the "
                         "same for every scheme (0: GStreamer 1.22's default, "
