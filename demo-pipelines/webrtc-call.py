@@ -23,15 +23,19 @@ behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
                         dropping rules in its send buffer; the encoder's
                         rate is --overshoot (default 1) times its
                         estimated-bitrate.
-  --scheme octopus-svc  VP9 with 3 spatial layers (octopussvcenc, GoP 10), tagged by
-                        `octopustag policy=quality`, one RTP frame per layer
-                        (rtpvp9svcpay, RFC 9628 flexible mode) with the
-                        extension, octopusrtpsender as in octopus-bbr, the
-                        Octopus queue in the shim; the receiver depayloads
-                        each layer (rtpvp9svcdepay) and octopussvcdec shows every
-                        frame at its highest decodable layer, scaled to the
-                        source size for SSIM.  The encoder's rate is the
-                        estimate (paper 000 §6.2: Q2's cumulative rate ~ B).
+  --scheme octopus-svc  VP9 with 2 quality layers (octopussvcenc: both at the
+                        source size, Q0 half the rate; no periodic key frame,
+                        Q1 re-synced every 10 frames: SVC_ENCODER below),
+                        tagged by `octopustag policy=quality`, one RTP frame
+                        per layer (rtpvp9svcpay, RFC 9628 flexible mode) with
+                        the extension, octopusrtpsender as in octopus-bbr,
+                        the Octopus queue in the shim; the receiver
+                        depayloads each layer (rtpvp9svcdepay) and
+                        octopussvcdec shows every frame at its highest
+                        decodable layer.  The encoder follows the estimate
+                        as octopussink's bandwidth event makes it (the media
+                        rate whose link rate is the estimate: paper 000
+                        §6.2, the top layer's cumulative rate ~ B).
   --scheme chromium-gcc headless Chromium sends from outside the shell with
                         libwebrtc's own GCC (chromium_sender.py): the clip
                         as its fake camera, frames identified by a painted
@@ -42,9 +46,13 @@ Signalling is local: the sender listens on a TCP port of the host and the
 receiver (the same script, --role receiver, started by the shim) connects to
 it at $OCTOPUS_SHELL_OUTSIDE.  The video starts once DTLS is up.
 
-Receiver settings, the same in every arm (GCC's too): jitterbuffer latency
-50 ms and drop-on-latency, no NACK/RTX, so it never waits long for a frame
-the network (or octopusrtpsender's send buffer) dropped: a message the rules
+Receiver settings, the same in every arm (GCC's too): octopusrtpgapclose in
+front of the jitterbuffer (rtpbin's RTP decoder), which renumbers the packets
+after a gap of whole messages a queue dropped on purpose (without it
+rtpjitterbuffer held packets behind such gaps for up to 1.4 s: design §5);
+jitterbuffer latency 50 ms and drop-on-latency, no NACK/RTX, so it never
+waits long for a frame the network (or octopusrtpsender's send buffer)
+dropped: a message the rules
 may drop must never be retransmitted; the rtpsession sends RTCP (receiver
 reports, and transport-cc feedback where negotiated) at least every
 --rtcp-interval-ms (20 ms; GStreamer's default is 5 s) with 50 kB/s of RTCP
@@ -115,8 +123,17 @@ WIDTH, HEIGHT = 640, 360
 FRAME_BYTES = WIDTH * HEIGHT * 3 // 2   # I420
 JITTERBUFFER_LATENCY_MS = 50
 FRAME_INTERVAL_MS = 1000 / FPS
-SVC_GOP = 10                    # docs/design.md case 2
+# octopus-svc's encoder (docs/design.md §5, "The live SVC encoder"): two
+# layers at the source size, so a frame shown without its dropped Q1 loses
+# little (clip at 1.5 Mbit/s: SSIM 0.948 for Q0 alone, 0.962 with Q1, where
+# 1/4,1/2,1 spatial layers give 0.69 / 0.83 / 0.95); no periodic key frame
+# (its burst set the tail), Q1 re-synced every 10 frames instead so a
+# dropped Q1 costs at most 400 ms of it.
+SVC_ENCODER = ("octopussvcenc name=enc codec=vp9 spatial-layers=2 scaling=1,1 "
+               "layer-fractions=0.25,1 gop=10000 spatial-sync=10 speed=8 threads=2 "
+               "follow-bandwidth=true mtu=1200")
 MIN_BITRATE = 200000
+BANDWIDTH_EVENT = "GstOctopusBandwidth"     # gstoctopusmeta.h
 RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
 NTP_UNIX_OFFSET_S = 2208988800  # 1900 to 1970
@@ -299,6 +316,12 @@ def write_packets(path, packets):
             f.write(",".join(str(v) for v in p) + "\n")
 
 
+def gap_closer():
+    closer = Gst.ElementFactory.make("octopusrtpgapclose")
+    closer.set_property("ext-id", OCTOPUS_EXT_ID)
+    return closer
+
+
 def frame_of_time(ns):
     """Frame number of a running time; the payloader's RTP timestamp
     (timestamp-offset=0) is the same running time at 90 kHz."""
@@ -414,8 +437,8 @@ class Sender:
         self.failed = None
         octopus = tags_layers(args.scheme)
         if is_svc(args.scheme):
-            encode = (f"octopussvcenc name=enc codec=vp9 spatial-layers=3 gop={SVC_GOP} "
-                      f"speed=8 threads=2 bitrate={args.bitrate} "
+            encode = (f"{SVC_ENCODER} bitrate={args.bitrate} "
+                      f"max-bitrate={args.max_bitrate} "
                       "! octopustag policy=quality mtu=1200 "
                       # GStreamer's rtpsession sends transport-cc feedback
                       # per RTP marker: one per layer frame keeps it coming
@@ -485,8 +508,11 @@ class Sender:
         # A floor like rtpgccbwe's min-bitrate: key frames must still fit.
         rate = max(gcc.get_property("estimated-bitrate"), MIN_BITRATE)
         if is_svc(self.args.scheme):
-            # Q2's cumulative rate ~ the estimate; octopussvcenc applies it per GoP.
-            self.enc.set_property("bitrate", rate)
+            # as octopussink tells it: the top layer's link rate ~ the
+            # estimate, from the next spatial sync
+            self.enc.get_static_pad("src").send_event(Gst.Event.new_custom(
+                Gst.EventType.CUSTOM_UPSTREAM, Gst.Structure.new_from_string(
+                    f"{BANDWIDTH_EVENT}, bitrate=(guint64){rate}")))
         elif tags_layers(self.args.scheme):
             # Octopus: overshoot the estimate, the queues drop TL2/TL1.
             set_layer_bitrates(self.enc, int(rate * self.args.overshoot))
@@ -634,6 +660,11 @@ class Receiver:
         self.webrtc.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
         self.webrtc.set_property("latency", JITTERBUFFER_LATENCY_MS)
         self.pipeline.add(self.webrtc)
+        # in front of the jitterbuffer, after SRTP: closes the sequence
+        # gaps of whole messages a queue dropped, which the jitterbuffer
+        # would otherwise wait for (a no-op on streams without the header)
+        self.webrtc.get_by_name("rtpbin").connect(
+            "request-rtp-decoder", lambda _rtpbin, _session: gap_closer())
         self.pipeline.connect("deep-element-added", self.on_element_added)
         self.webrtc.connect("pad-added", self.on_pad_added)
         if not is_chromium(args.scheme):    # Chromium's: from its offer

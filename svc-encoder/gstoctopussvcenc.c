@@ -11,7 +11,8 @@
  * spatial layer of each frame in increasing layer order; the last carries
  * GST_BUFFER_FLAG_MARKER.  Each carries GstOctopusMeta with frame_id,
  * spatial_layer, temporal_layer, keyframe (every layer of a GoP's first
- * picture) and, in media_bitrate_threshold_bps, the layer's cumulative
+ * picture, and the layers above 0 of a spatial-sync picture: they reference
+ * no earlier frame) and, in media_bitrate_threshold_bps, the layer's cumulative
  * target media bitrate — what octopustag policy=quality turns into the
  * layer's (link) threshold.
  * Only a key picture's layer 0 lacks GST_BUFFER_FLAG_DELTA_UNIT.
@@ -22,7 +23,7 @@
  * fields stay zero for octopustag.  A bitrate change (property, or the
  * transport's GstOctopusBandwidth event with follow-bandwidth=true: the
  * media rate whose link rate at @mtu is the estimate) takes effect at the
- * next GoP start. */
+ * next GoP start or spatial sync. */
 #include "gstoctopussvcenc.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
@@ -44,6 +45,7 @@ enum {
   PROP_MAX_BITRATE,
   PROP_MTU,
   PROP_GOP,
+  PROP_SPATIAL_SYNC,
   PROP_SPEED,
   PROP_THREADS,
 };
@@ -54,6 +56,7 @@ enum {
 #define DEFAULT_SCALING NULL
 #define DEFAULT_LAYER_FRACTIONS NULL
 #define DEFAULT_BITRATE 2000000
+#define DEFAULT_SPATIAL_SYNC 0
 #define DEFAULT_FOLLOW_BANDWIDTH FALSE
 /* Above the shipped cellular traces' peak one-second rates (Verizon LTE
  * 16.8 Mbit/s, 5G driving 24.6) only a loopback or LAN estimate goes, where
@@ -80,6 +83,7 @@ struct _GstOctopusSvcEnc {
   guint max_bitrate;
   guint mtu;
   guint gop;
+  guint spatial_sync;
   gint speed;
   guint threads;
 
@@ -169,6 +173,7 @@ gst_octopus_svc_enc_set_format (GstVideoEncoder *venc,
       vp9 ? self->spatial_layers : 1, self->temporal_layers);
   s.bitrate = self->bitrate;
   s.gop = self->gop;
+  s.spatial_sync = self->spatial_sync;
   s.speed = self->speed;
   s.threads = self->threads;
   if (self->scaling && !svc_config_parse_scaling (self->scaling,
@@ -321,7 +326,9 @@ gst_octopus_svc_enc_handle_frame (GstVideoEncoder *venc,
     SvcLayerPacket *p = &g_array_index (self->packets, SvcLayerPacket, i);
     gboolean last = i + 1 == self->packets->len;
 
-    if (p->keyframe)
+    /* a spatial sync's upper layers need the layers below: not a sync
+     * point of the stream */
+    if (p->keyframe && p->spatial_layer == 0)
       GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (frame);
     frame->output_buffer = layer_buffer (self, p, captured, vp9,
         temporal_scaling);
@@ -440,6 +447,9 @@ gst_octopus_svc_enc_set_property (GObject *object, guint prop_id,
     case PROP_GOP:
       self->gop = g_value_get_uint (value);
       break;
+    case PROP_SPATIAL_SYNC:
+      self->spatial_sync = g_value_get_uint (value);
+      break;
     case PROP_SPEED:
       self->speed = g_value_get_int (value);
       break;
@@ -496,6 +506,9 @@ gst_octopus_svc_enc_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_GOP:
       g_value_set_uint (value, self->gop);
+      break;
+    case PROP_SPATIAL_SYNC:
+      g_value_set_uint (value, self->spatial_sync);
       break;
     case PROP_SPEED:
       g_value_set_int (value, self->speed);
@@ -584,6 +597,14 @@ gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
       g_param_spec_uint ("gop", "GoP",
           "Frames from one key frame to the next", 1, 10000, DEFAULT_GOP,
           rw));
+  g_object_class_install_property (gobject_class, PROP_SPATIAL_SYNC,
+      g_param_spec_uint ("spatial-sync", "Spatial sync",
+          "VP9: every this many frames after a key frame, the spatial layers "
+          "above 0 reference only the layer below in their picture (tagged "
+          "key frames of their layer), so an upper layer a queue dropped "
+          "recovers there without a key frame, and a bitrate change takes "
+          "effect there; 0 = at key frames only", 0, 10000,
+          DEFAULT_SPATIAL_SYNC, rw));
   g_object_class_install_property (gobject_class, PROP_SPEED,
       g_param_spec_int ("speed", "Speed",
           "libvpx cpu-used: higher is faster and worse (VP9 5-9 for real "
@@ -627,6 +648,7 @@ gst_octopus_svc_enc_init (GstOctopusSvcEnc *self)
   self->max_bitrate = DEFAULT_MAX_BITRATE;
   self->mtu = DEFAULT_MTU;
   self->gop = DEFAULT_GOP;
+  self->spatial_sync = DEFAULT_SPATIAL_SYNC;
   self->speed = DEFAULT_SPEED;
   self->threads = DEFAULT_THREADS;
   self->packets = g_array_new (FALSE, TRUE, sizeof (SvcLayerPacket));

@@ -321,7 +321,8 @@ vp8_flags (const SvcTemporalFrame *f)
 }
 
 static gboolean
-set_vp9_layer_structure (SvcVpxEncoder *enc, const SvcTemporalFrame *f)
+set_vp9_layer_structure (SvcVpxEncoder *enc, const SvcTemporalFrame *f,
+    gboolean spatial_sync)
 {
   vpx_svc_layer_id_t id;
   vpx_svc_ref_frame_config_t refs;
@@ -339,7 +340,7 @@ set_vp9_layer_structure (SvcVpxEncoder *enc, const SvcTemporalFrame *f)
     refs.lst_fb_idx[sl] = temporal_slot;
     refs.gld_fb_idx[sl] = sl > 0 ? (gint) SLOT_INTER (sl - 1) : temporal_slot;
     refs.alt_fb_idx[sl] = (gint) SLOT_TL01 (sl);
-    refs.reference_last[sl] = !f->keyframe;
+    refs.reference_last[sl] = !f->keyframe && !(spatial_sync && sl > 0);
     refs.reference_golden[sl] = sl > 0;
     if (f->updates & SVC_SLOT_LAST)
       updates |= 1u << SLOT_TL0 (sl);
@@ -383,12 +384,16 @@ svc_vpx_encoder_encode (SvcVpxEncoder *enc, guint8 *const planes[3],
   vpx_enc_frame_flags_t flags = 0;
   gboolean vp9 = enc->s.codec == SVC_CODEC_VP9;
   guint n_rate_layers = vp9 ? enc->s.spatial_layers : enc->s.temporal_layers;
+  gboolean spatial_sync;
 
   if (enc->force_key || enc->position % enc->s.gop == 0)
     enc->position = 0;
   enc->force_key = FALSE;
   svc_temporal_frame (enc->s.temporal_layers, enc->position, f);
-  if (svc_rate_plan_frame (&enc->rate, f->keyframe)) {
+  spatial_sync = enc->vp9_svc && !f->keyframe && enc->s.spatial_sync > 0
+      && f->temporal_layer == 0 && enc->position % enc->s.spatial_sync == 0;
+  /* every layer starts afresh here, so it may start at a new rate */
+  if (svc_rate_plan_frame (&enc->rate, f->keyframe || spatial_sync)) {
     set_layer_bitrates (enc);
     if (vpx_codec_enc_config_set (&enc->codec, &enc->cfg))
       return codec_failed (enc, "changing the bitrate", error);
@@ -398,7 +403,7 @@ svc_vpx_encoder_encode (SvcVpxEncoder *enc, guint8 *const planes[3],
 
   if (enc->s.no_svc || vp9) {
     flags = f->keyframe ? VPX_EFLAG_FORCE_KF : 0;
-    if (enc->vp9_svc && !set_vp9_layer_structure (enc, f))
+    if (enc->vp9_svc && !set_vp9_layer_structure (enc, f, spatial_sync))
       return codec_failed (enc, "setting the VP9 layer structure", error);
   } else {
     flags = vp8_flags (f);
@@ -428,7 +433,7 @@ svc_vpx_encoder_encode (SvcVpxEncoder *enc, guint8 *const planes[3],
 
     p->frame_id = (guint32) enc->frames;
     p->temporal_layer = f->temporal_layer;
-    p->keyframe = f->keyframe;
+    p->keyframe = f->keyframe || (spatial_sync && p->spatial_layer > 0);
     p->layer_sync = f->layer_sync;
     p->tl0_pic_idx = enc->tl0_pic_idx;
     p->cumulative_bps = enc->s.no_svc ? enc->rate.current :

@@ -27,6 +27,11 @@ typedef struct {
   gdouble fractions[SVC_CONFIG_MAX_LAYERS];
   guint64 bitrate;              /* bits/s, all layers */
   guint gop;                    /* frames from key frame to key frame */
+  /* VP9: every @spatial_sync frames after a key frame (TL0 frames only),
+   * the layers above 0 reference only the layer below in the same picture,
+   * so an upper layer lost since recovers there without a key frame; 0: at
+   * key frames only */
+  guint spatial_sync;
   gint speed;                   /* libvpx cpu-used */
   guint threads;
   /* TRUE: plain single-layer libvpx (what vp8enc/vp9enc do), the
@@ -41,7 +46,9 @@ typedef struct {
   GBytes *data;
   guint32 frame_id;             /* consecutive per encoded frame */
   guint spatial_layer, temporal_layer;
-  gboolean keyframe;            /* the picture starts a GoP */
+  /* no earlier frame referenced: the picture starts a GoP, or (VP9) a
+   * layer above 0 of a spatial sync picture */
+  gboolean keyframe;
   gboolean layer_sync;          /* VP8: references TL0 only */
   guint8 tl0_pic_idx;           /* VP8: count of TL0 frames, this one included */
   guint64 cumulative_bps;       /* target of layers 0..spatial_layer */
@@ -58,7 +65,7 @@ SvcVpxEncoder *svc_vpx_encoder_new (const SvcEncoderSettings *settings,
     GError **error);
 void svc_vpx_encoder_free (SvcVpxEncoder *enc);
 
-/* The target bitrate from the next GoP start on. */
+/* The target bitrate from the next GoP start or spatial sync on. */
 void svc_vpx_encoder_request_bitrate (SvcVpxEncoder *enc, guint64 bitrate);
 
 /* The next frame starts a new GoP with a key frame. */

@@ -78,8 +78,10 @@ finish_layer_frame (GstRtpVp9SvcDepay *self, gboolean marker)
     self->have_key = TRUE;
     self->key_frame_id = self->frame_id;
   }
+  /* not inter-picture predicted: a key picture, or a layer above 0 of a
+   * spatial sync picture (it references only the layers below) */
   keyframe = !d->inter && self->have_key &&
-      self->key_frame_id == self->frame_id;
+      (d->sid > 0 || self->key_frame_id == self->frame_id);
   out = gst_buffer_new_memdup (self->frame->data, self->frame->len);
   m = gst_buffer_add_octopus_meta (out);
   m->frame_id = self->frame_id;

@@ -2,6 +2,7 @@
 #include <gst/gst.h>
 
 #include "gstoctopusframelog.h"
+#include "gstoctopusrtpgapclose.h"
 #include "gstoctopusrtpsender.h"
 #include "gstoctopussink.h"
 #include "gstoctopussrc.h"
@@ -25,6 +26,7 @@ plugin_init (GstPlugin *plugin)
   ret |= GST_ELEMENT_REGISTER (rtpvp9svcpay, plugin);
   ret |= GST_ELEMENT_REGISTER (rtpvp9svcdepay, plugin);
   ret |= GST_ELEMENT_REGISTER (octopusrtpsender, plugin);
+  ret |= GST_ELEMENT_REGISTER (octopusrtpgapclose, plugin);
   return ret;
 }
 

@@ -4,7 +4,10 @@
  * between (as an Octopus queue removes a layer) every frame is still shown,
  * at Q1, none undecodable; with Q1 and Q2 removed, at Q0.  octopussvcdec
  * upscales to the full size and names the layer shown in its output's
- * GstOctopusMeta. */
+ * GstOctopusMeta.  With webrtc-call.py's octopus-svc encoder (two layers at
+ * the full size, one key frame, spatial syncs), a Q1 removed for some
+ * frames returns at the next spatial sync, through the payloader's and
+ * depayloader's VP9 descriptors (P = 0 on the sync's Q1). */
 #include <gst/check/gstcheck.h>
 #include <gst/rtp/rtp.h>
 
@@ -17,8 +20,15 @@
 #define EXT_ID 3
 
 typedef struct {
+  const gchar *encoder;         /* NULL: 3 spatial layers, GoP 10 */
   guint drop_from;              /* spatial layers >= this are removed */
-  guint packets_removed;
+  /* ... in frames [first, last] of the stream only, unless both are 0 */
+  guint drop_first_frame, drop_last_frame;
+  guint32 last_rtptime;         /* frame counting at the network */
+  guint frame_at_network;
+  guint8 shown_layer[FRAMES];   /* layer each output frame was shown at */
+  guint packets_removed, packets_seen;
+  guint64 undecodable;          /* octopussvcdec's layers-undecodable */
   guint frames;                 /* frames shown */
   guint frames_at_top;          /* ... at layer drop_from - 1 */
   gint width, height;           /* of the last output */
@@ -34,6 +44,8 @@ remove_layers (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   OctoRtpPacket rtp;
   OctoHeader header;
   GstMapInfo map;
+  GstRTPBuffer rtpbuf = GST_RTP_BUFFER_INIT;
+  guint32 timestamp;
   gboolean remove;
 
   (void) pad;
@@ -41,7 +53,16 @@ remove_layers (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   fail_unless (octo_rtp_parse (map.data, map.size, &rtp) == OCTO_RTP_PARSE_OK);
   fail_unless (octo_rtp_get_header (&rtp, EXT_ID, &header) == OCTO_PARSE_OK);
   gst_buffer_unmap (buf, &map);
-  remove = header.priority >= run->drop_from;
+  gst_rtp_buffer_map (buf, GST_MAP_READ, &rtpbuf);
+  timestamp = gst_rtp_buffer_get_timestamp (&rtpbuf);
+  gst_rtp_buffer_unmap (&rtpbuf);
+  if (run->packets_seen++ > 0 && timestamp != run->last_rtptime)
+    run->frame_at_network++;
+  run->last_rtptime = timestamp;
+  remove = header.priority >= run->drop_from
+      && ((run->drop_first_frame == 0 && run->drop_last_frame == 0)
+      || (run->frame_at_network >= run->drop_first_frame
+          && run->frame_at_network <= run->drop_last_frame));
   if (remove)
     run->packets_removed++;
   return remove ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
@@ -61,6 +82,8 @@ on_sample (GstElement *sink, gpointer user_data)
   GstOctopusMeta *m =
       gst_buffer_get_octopus_meta (gst_sample_get_buffer (sample));
   fail_unless (m != NULL);
+  if (run->frames < FRAMES)
+    run->shown_layer[run->frames] = m->spatial_layer;
   run->frames++;
   if (m->spatial_layer == run->drop_from - 1)
     run->frames_at_top++;
@@ -85,12 +108,13 @@ run_call (Run *run)
 {
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=ball "
       "! video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 "
-      "! octopussvcenc codec=vp9 spatial-layers=3 gop=10 bitrate=600000 "
-      "! octopustag policy=quality mtu=1200 "
+      "! %s ! octopustag policy=quality mtu=1200 "
       "! rtpvp9svcpay mtu=1200 ! application/x-rtp,extmap-%d=(string)%s "
       "! identity name=net ! rtpvp9svcdepay ! octopussvcdec name=dec "
       "! appsink name=out emit-signals=true sync=false",
-      FRAMES, WIDTH, HEIGHT, EXT_ID, OCTO_RTPEXT_URI);
+      FRAMES, WIDTH, HEIGHT, run->encoder ? run->encoder :
+      "octopussvcenc codec=vp9 spatial-layers=3 gop=10 bitrate=600000",
+      EXT_ID, OCTO_RTPEXT_URI);
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (desc, &err);
   GstMessage *msg;
@@ -112,7 +136,7 @@ run_call (Run *run)
   gst_message_unref (msg);
 
   GstElement *dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
-  fail_unless_equals_uint64 (undecodable_layers (dec), 0);
+  run->undecodable = undecodable_layers (dec);
   gst_object_unref (dec);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
@@ -124,6 +148,7 @@ GST_START_TEST (test_all_layers_every_frame_shown_at_q2)
   Run run = {.drop_from = 3 };
 
   run_call (&run);
+  fail_unless_equals_uint64 (run.undecodable, 0);
   fail_unless_equals_int (run.packets_removed, 0);
   fail_unless_equals_int (run.frames, FRAMES);
   fail_unless_equals_int (run.frames_at_top, FRAMES);
@@ -138,6 +163,7 @@ GST_START_TEST (test_without_q2_every_frame_shown_at_q1)
   Run run = {.drop_from = 2 };
 
   run_call (&run);
+  fail_unless_equals_uint64 (run.undecodable, 0);
   fail_unless (run.packets_removed >= FRAMES);
   fail_unless_equals_int (run.frames, FRAMES);
   fail_unless_equals_int (run.frames_at_top, FRAMES);
@@ -152,6 +178,7 @@ GST_START_TEST (test_only_q0_every_frame_shown_at_q0)
   Run run = {.drop_from = 1 };
 
   run_call (&run);
+  fail_unless_equals_uint64 (run.undecodable, 0);
   fail_unless (run.packets_removed >= 2 * FRAMES);
   fail_unless_equals_int (run.frames, FRAMES);
   fail_unless_equals_int (run.frames_at_top, FRAMES);
@@ -159,6 +186,27 @@ GST_START_TEST (test_only_q0_every_frame_shown_at_q0)
    * stream's VP9 header carries (not 4 x 46 = 184 rows) */
   fail_unless_equals_int (run.width, WIDTH);
   fail_unless_equals_int (run.height, HEIGHT);
+}
+
+GST_END_TEST;
+
+/* Q1 removed from frames 3-6: frames 7-9's Q1 reference it and are
+ * undecodable (shown at Q0); frame 10, a spatial sync, and every later
+ * frame are shown at Q1 again, without a key frame. */
+GST_START_TEST (test_q1_returns_at_the_spatial_sync)
+{
+  Run run = {.encoder = "octopussvcenc codec=vp9 spatial-layers=2 "
+        "scaling=1,1 layer-fractions=0.5,1 gop=10000 spatial-sync=5 "
+        "bitrate=600000",.drop_from = 1,.drop_first_frame = 3,
+    .drop_last_frame = 6
+  };
+
+  run_call (&run);
+  fail_unless_equals_int (run.frames, FRAMES);
+  fail_unless_equals_uint64 (run.undecodable, 3);
+  for (guint f = 0; f < FRAMES; f++)
+    fail_unless_equals_int (run.shown_layer[f], f >= 3 && f <= 9 ? 0 : 1);
+  fail_unless_equals_int (run.width, WIDTH);
 }
 
 GST_END_TEST;
@@ -174,6 +222,7 @@ vp9svc_svcenc_suite (void)
   tcase_add_test (tc, test_all_layers_every_frame_shown_at_q2);
   tcase_add_test (tc, test_without_q2_every_frame_shown_at_q1);
   tcase_add_test (tc, test_only_q0_every_frame_shown_at_q0);
+  tcase_add_test (tc, test_q1_returns_at_the_spatial_sync);
   return s;
 }
 

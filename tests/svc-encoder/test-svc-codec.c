@@ -5,7 +5,8 @@
  * (docs/design.md's framerate structure within each spatial layer, inter-layer
  * prediction from the layer below); VP8 without TL2 (and TL1) decodes; the
  * VP8 bitstream's references are the pattern's; bitrate changes wait for
- * the GoP start. */
+ * the GoP start (or a spatial sync); an upper layer lost recovers at the
+ * next spatial sync without a key frame. */
 #include <math.h>
 #include <string.h>
 
@@ -55,7 +56,7 @@ planes_of (guint8 *buf, guint8 *planes[3], gint strides[3])
 
 static GArray *
 encode_stream (SvcCodec codec, guint spatial, guint temporal, guint gop,
-    guint change_bitrate_at)
+    guint spatial_sync, guint change_bitrate_at)
 {
   SvcEncoderSettings s;
   SvcVpxEncoder *enc;
@@ -69,6 +70,7 @@ encode_stream (SvcCodec codec, guint spatial, guint temporal, guint gop,
   s.width = W;
   s.height = H;
   s.gop = gop;
+  s.spatial_sync = spatial_sync;
   s.bitrate = 800000;
   s.speed = 8;
   enc = svc_vpx_encoder_new (&s, NULL);
@@ -215,7 +217,7 @@ test_vp9_every_layer_subset_decodes_as_in_full_stream (gconstpointer data)
   guint n_spatial = GPOINTER_TO_UINT (data) / 10;
   guint n_temporal = GPOINTER_TO_UINT (data) % 10;
   GArray *packets = encode_stream (SVC_CODEC_VP9, n_spatial, n_temporal,
-      VP9_GOP, G_MAXUINT);
+      VP9_GOP, 0, G_MAXUINT);
   guint decoded, refused;
   GHashTable *full = decode_stream (SVC_CODEC_VP9, n_temporal, packets,
       NULL, NULL, &decoded, &refused);
@@ -324,7 +326,7 @@ test_vp9_bitstream_references_match_layer_ids (gconstpointer data)
   guint n_spatial = GPOINTER_TO_UINT (data) / 10;
   guint n_temporal = GPOINTER_TO_UINT (data) % 10;
   GArray *packets = encode_stream (SVC_CODEC_VP9, n_spatial, n_temporal,
-      VP9_GOP, G_MAXUINT);
+      VP9_GOP, 0, G_MAXUINT);
   gint writer[8];
 
   for (guint slot = 0; slot < 8; slot++)
@@ -377,7 +379,7 @@ keep_below_temporal (const SvcLayerPacket *p, gpointer data)
 static void
 test_vp8_without_tl2_or_tl1_decodes_as_in_full_stream (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP8, 1, 3, 8, G_MAXUINT);
+  GArray *packets = encode_stream (SVC_CODEC_VP8, 1, 3, 8, 0, G_MAXUINT);
   guint decoded, refused;
   GHashTable *full = decode_stream (SVC_CODEC_VP8, 3, packets, NULL, NULL,
       &decoded, &refused);
@@ -400,7 +402,7 @@ test_vp8_without_tl2_or_tl1_decodes_as_in_full_stream (void)
 static void
 test_vp8_bitstream_references_are_the_pattern (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP8, 1, 3, 8, G_MAXUINT);
+  GArray *packets = encode_stream (SVC_CODEC_VP8, 1, 3, 8, 0, G_MAXUINT);
   SvcVpxDecoder *dec = svc_vpx_decoder_new (SVC_CODEC_VP8, 1, NULL);
 
   for (guint i = 0; i < packets->len; i++) {
@@ -427,7 +429,7 @@ test_vp8_bitstream_references_are_the_pattern (void)
 static void
 test_bitrate_change_waits_for_gop_start (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 13);
+  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 0, 13);
 
   for (guint i = 0; i < packets->len; i++) {
     const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
@@ -440,10 +442,61 @@ test_bitrate_change_waits_for_gop_start (void)
   g_array_unref (packets);
 }
 
+#define SYNC_INTERVAL 5
+
+static gboolean
+keep_without_upper_layers_of_2_to_8 (const SvcLayerPacket *p, gpointer data)
+{
+  (void) data;
+  return p->spatial_layer == 0 || p->frame_id < 2 || p->frame_id > 8;
+}
+
+/* One key frame (GoP longer than the stream), spatial syncs every 5
+ * frames: the upper layers of a sync picture are tagged key frames (and only
+ * they, besides frame 0), a queue's drop of the upper layers of frames 2-8
+ * makes those of frame 9 undecodable and those of frame 10 (a sync)
+ * decodable, bit-exactly as in the full stream (their own layer's last
+ * decoded picture, frame 1's, would not do); a bitrate requested at
+ * frame 13 applies from the sync at 15. */
+static void
+test_vp9_spatial_sync_recovers_upper_layers (void)
+{
+  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, N_FRAMES,
+      SYNC_INTERVAL, 13);
+  GHashTable *full, *subset;
+  guint n_decoded, n_refused;
+  static const gdouble share[3] = { 0.2, 0.5, 1.0 };
+
+  for (guint i = 0; i < packets->len; i++) {
+    const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
+    guint64 total = p->frame_id < 15 ? 800000 : 1200000;
+
+    g_assert_cmpint (p->keyframe, ==, p->frame_id == 0
+        || (p->spatial_layer > 0 && p->frame_id % SYNC_INTERVAL == 0));
+    g_assert_cmpuint (p->cumulative_bps, ==,
+        (guint64) (total * share[p->spatial_layer] + 0.5));
+  }
+  full = decode_stream (SVC_CODEC_VP9, 1, packets, NULL, NULL, &n_decoded,
+      &n_refused);
+  g_assert_cmpuint (n_decoded, ==, packets->len);
+  subset = decode_stream (SVC_CODEC_VP9, 1, packets,
+      keep_without_upper_layers_of_2_to_8, NULL, &n_decoded, &n_refused);
+  /* frame 9's two upper layers refused; 2-8's never arrived */
+  g_assert_cmpuint (n_refused, ==, 2);
+  g_assert_cmpuint (n_decoded, ==, packets->len - 16);
+  g_assert_false (g_hash_table_contains (subset, "9/1"));
+  g_assert_true (g_hash_table_contains (subset, "10/1"));
+  g_assert_true (g_hash_table_contains (subset, "10/2"));
+  assert_same_pictures (full, subset);
+  g_hash_table_unref (full);
+  g_hash_table_unref (subset);
+  g_array_unref (packets);
+}
+
 static void
 test_top_layer_quality_is_real (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, G_MAXUINT);
+  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 0, G_MAXUINT);
   SvcVpxDecoder *dec = svc_vpx_decoder_new (SVC_CODEC_VP9, 1, NULL);
   guint8 *buf = g_malloc (W * H * 3 / 2);
   guint8 *planes[3];
@@ -535,6 +588,8 @@ main (int argc, char **argv)
       test_vp8_bitstream_references_are_the_pattern);
   g_test_add_func ("/svc/codec/bitrate-at-gop-start",
       test_bitrate_change_waits_for_gop_start);
+  g_test_add_func ("/svc/codec/vp9-spatial-sync-recovers-upper-layers",
+      test_vp9_spatial_sync_recovers_upper_layers);
   g_test_add_func ("/svc/codec/top-layer-quality",
       test_top_layer_quality_is_real);
   return g_test_run ();
