@@ -206,11 +206,12 @@ GST_START_TEST (test_trimmed_packet_yields_the_lower_layer_and_a_nack)
 
 GST_END_TEST;
 
-/* Feeds every packet from @fd to a fresh OctoQMessage until it holds all
- * fragments; returns it and the first fragment's header and info. */
+/* Feeds every packet from @fd (each of @n_chunks chunks) to a fresh
+ * OctoQMessage until it holds all fragments; returns it and the first
+ * fragment's header and info. */
 static OctoQMessage *
 collect_message (gint fd, OctoHeader *header, OctoMsgInfo *info,
-    guint8 *flags)
+    guint8 *flags, guint n_chunks)
 {
   OctoQMessage *msg = NULL;
   guint8 pkt[MTU];
@@ -224,7 +225,7 @@ collect_message (gint fd, OctoHeader *header, OctoMsgInfo *info,
     fail_unless_equals_int (octo_data_parse (pkt, n, &data, NULL),
         OCTO_DATA_OK);
     fail_unless (octo_qpacket_parse (&data, &frag));
-    fail_unless_equals_int (frag.chunks.n_chunks, 3);
+    fail_unless_equals_int (frag.chunks.n_chunks, n_chunks);
     *flags = data.flags;
     if (!msg)
       msg = octo_qmessage_new (&data, &frag, G_MAXUINT32);
@@ -259,7 +260,7 @@ GST_START_TEST (test_sink_sends_a_frames_layers_as_one_qualitative_message)
   fill_frame (frame);
   push_frame (tx, frame, 7);
 
-  OctoQMessage *msg = collect_message (fd, &header, &info, &flags);
+  OctoQMessage *msg = collect_message (fd, &header, &info, &flags, 3);
   fail_unless_equals_int (flags, OCTO_DATA_FLAG_CHUNKED);
   fail_unless_equals_int (octo_qmessage_usable_segments (msg), 3);
   fail_unless_equals_uint64 (octo_qmessage_prefix_len (msg, 3), FRAME_LEN);
@@ -268,6 +269,51 @@ GST_START_TEST (test_sink_sends_a_frames_layers_as_one_qualitative_message)
   fail_unless_equals_int (header.priority, 0);
   fail_unless_equals_int (info.frame_id, 7);
   fail_unless_equals_int (info.spatial_layer, 0);
+  octo_qmessage_free (msg);
+
+  close (fd);
+  gst_harness_teardown (tx);
+}
+
+GST_END_TEST;
+
+/* Without MARKER a frame ends where the next buffer does not continue it
+ * (here the next frame's base layer), and the last one at EOS. */
+GST_START_TEST (test_unmarked_frame_ends_at_the_next_frame_and_at_eos)
+{
+  guint8 frame[FRAME_LEN];
+  OctoHeader header;
+  OctoMsgInfo info;
+  guint8 flags = 0;
+  gint port;
+  gint fd = udp_socket (&port);
+  gchar *desc = g_strdup_printf ("octopussink host=127.0.0.1 port=%d "
+      "stats-interval=0 qualitative=layered congestion-control=fixed "
+      "max-bitrate=10000000 probe=false", port);
+  GstHarness *tx = gst_harness_new_parse (desc);
+
+  g_free (desc);
+  gst_harness_set_src_caps_str (tx, "application/octet-stream");
+  fill_frame (frame);
+  fail_unless_equals_int (gst_harness_push (tx, layer_buffer (frame,
+              layer_lens[0], 1, 0, FALSE)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (tx, layer_buffer (frame +
+              layer_lens[0], layer_lens[1], 1, 1, FALSE)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (tx, layer_buffer (frame,
+              layer_lens[0], 2, 0, FALSE)), GST_FLOW_OK);
+
+  OctoQMessage *msg = collect_message (fd, &header, &info, &flags, 2);
+  fail_unless_equals_int (info.frame_id, 1);
+  fail_unless_equals_int (octo_qmessage_usable_segments (msg), 2);
+  fail_unless_equals_uint64 (octo_qmessage_prefix_len (msg, 2),
+      layer_lens[0] + layer_lens[1]);
+  octo_qmessage_free (msg);
+
+  fail_unless (gst_harness_push_event (tx, gst_event_new_eos ()));
+  msg = collect_message (fd, &header, &info, &flags, 1);
+  fail_unless_equals_int (info.frame_id, 2);
+  fail_unless_equals_uint64 (octo_qmessage_prefix_len (msg, 1),
+      layer_lens[0]);
   octo_qmessage_free (msg);
 
   close (fd);
@@ -296,7 +342,7 @@ GST_START_TEST (test_sink_sends_equal_stripes)
   fail_unless_equals_int (gst_harness_push (tx, layer_buffer (frame,
               FRAME_LEN, 3, 0, TRUE)), GST_FLOW_OK);
 
-  OctoQMessage *msg = collect_message (fd, &header, &info, &flags);
+  OctoQMessage *msg = collect_message (fd, &header, &info, &flags, 3);
   fail_unless_equals_int (flags,
       OCTO_DATA_FLAG_CHUNKED | OCTO_DATA_FLAG_CHUNKS_EQUAL);
   fail_unless_equals_int (octo_qmessage_usable_segments (msg), 3);
@@ -418,6 +464,7 @@ octopus_quco_suite (void)
   tcase_add_test (tc, test_trimmed_packet_yields_the_lower_layer_and_a_nack);
   tcase_add_test (tc,
       test_sink_sends_a_frames_layers_as_one_qualitative_message);
+  tcase_add_test (tc, test_unmarked_frame_ends_at_the_next_frame_and_at_eos);
   tcase_add_test (tc, test_sink_sends_equal_stripes);
   tcase_add_test (tc,
       test_trimmed_frames_arrive_at_layer_1_and_the_sender_hears_nacks);
