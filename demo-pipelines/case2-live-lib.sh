@@ -22,13 +22,14 @@ live_need() {
   done
 }
 
-# live_shim_start QUEUE LISTEN_PORT FORWARD_PORT: octopus-shim on $DOWN (and
-# $UP if set; else the up link is unconstrained), 30 ms each way; sets $shim.
+# live_shim_start QUEUE LISTEN_PORT FORWARD_PORT [NAME]: octopus-shim on $DOWN
+# (and $UP if set; else the up link is unconstrained), 30 ms each way, its
+# stats and log named NAME (default QUEUE); sets $shim.
 live_shim_start() {
   if [ -n "${UP:-}" ]; then up="--up-trace=$UP"; else up=""; fi
   "$SHIM" --listen=127.0.0.1:"$2" --forward=127.0.0.1:"$3" \
     --down-trace="$DOWN" $up --delay-ms=30 --queue="$1" \
-    --stats="$OUT/$1-shim.json" > "$OUT/$1-shim.log" 2>&1 &
+    --stats="$OUT/${4:-$1}-shim.json" > "$OUT/${4:-$1}-shim.log" 2>&1 &
   shim=$!
 }
 
@@ -50,13 +51,14 @@ live_metrics() {
 
 # live_scheme SCHEME: the shim's queue and octopussink's options of one
 # arm (sets $queue, $send_opts).  octopus: the Octopus queue, BBR;
-# droptail: drop-tail, BBR; quco: the quco trimming queue, the QUCO window
-# and qualitative packets (a frame's layers as gold | silver | bronze
-# chunks of every packet; docs/quco-chunks.md).
+# droptail: drop-tail, BBR; quco: the quco trimming queue ($QUCO_QUEUE,
+# default "quco": thresholds at 50/75/90 % of the shim's 375 KB buffer), the
+# QUCO window and qualitative packets (a frame's layers as gold | silver |
+# bronze chunks of every packet; docs/quco-chunks.md).
 live_scheme() {
   case $1 in
     octopus|droptail) queue=$1; send_opts="" ;;
-    quco) queue=quco
+    quco) queue=${QUCO_QUEUE:-quco}
       send_opts="--congestion-control=quco --qualitative=layered" ;;
     *) echo "case$case_id-live: unknown scheme '$1' (octopus, droptail, quco)" >&2
       exit 2 ;;
@@ -100,7 +102,7 @@ live_run() {
       t. ! queue ! octopusframelog location="$OUT/$scheme-received.csv" \
       t. ! queue ! $show > "$OUT/$scheme-rx.log" 2>&1 &
   rx=$!
-  live_shim_start "$queue" "$shim_port" "$rx_port"
+  live_shim_start "$queue" "$shim_port" "$rx_port" "$scheme"
   sleep 0.5
   echo "case$case_id-live: $scheme: sending $(basename "$CLIP") live for ${RUN_SECONDS} s ..." >&2
   # shellcheck disable=SC2086 # options are separate words

@@ -14,7 +14,8 @@
 # SCHEMES (default "octopus droptail"): quco adds QUCO (paper 004): the shim's
 # quco trimming queue, octopussink congestion-control=quco qualitative=layered
 # (each packet a slice of the frame's 3 spatial layers, base first), so a
-# trimmed frame is shown at a lower layer.
+# trimmed frame is shown at a lower layer.  QUCO holds the queue near its light
+# threshold, half the buffer: QUCO_QUEUE="quco:limit=60KB" gives it a smaller one.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/demo-pipelines/case2-live-lib.sh"
