@@ -22,13 +22,14 @@ live_need() {
   done
 }
 
-# live_shim_start QUEUE LISTEN_PORT FORWARD_PORT: octopus-shim on $DOWN (and
-# $UP if set; else the up link is unconstrained), 30 ms each way; sets $shim.
+# live_shim_start QUEUE LISTEN_PORT FORWARD_PORT [NAME]: octopus-shim on $DOWN
+# (and $UP if set; else the up link is unconstrained), 30 ms each way, its
+# stats and log named NAME (default QUEUE); sets $shim.
 live_shim_start() {
   if [ -n "${UP:-}" ]; then up="--up-trace=$UP"; else up=""; fi
   "$SHIM" --listen=127.0.0.1:"$2" --forward=127.0.0.1:"$3" \
     --down-trace="$DOWN" $up --delay-ms=30 --queue="$1" \
-    --stats="$OUT/$1-shim.json" > "$OUT/$1-shim.log" 2>&1 &
+    --stats="$OUT/${4:-$1}-shim.json" > "$OUT/${4:-$1}-shim.log" 2>&1 &
   shim=$!
 }
 
@@ -48,7 +49,24 @@ live_metrics() {
     --scheme "$1" --trace "$(basename "$DOWN")" --rtt-ms 60 --video "$2"
 }
 
-# live_main CASE CODEC RECEIVE_CAPS
+# live_scheme SCHEME: the shim's queue and octopussink's options of one
+# arm (sets $queue, $send_opts).  octopus: the Octopus queue, BBR;
+# droptail: drop-tail, BBR; quco: the quco trimming queue ($QUCO_QUEUE,
+# default "quco": thresholds at 50/75/90 % of the shim's 375 KB buffer), the
+# QUCO window and qualitative packets (a frame's layers as gold | silver |
+# bronze chunks of every packet; docs/quco-chunks.md).
+live_scheme() {
+  case $1 in
+    octopus|droptail) queue=$1; send_opts="" ;;
+    quco) queue=${QUCO_QUEUE:-quco}
+      send_opts="--congestion-control=quco --qualitative=layered" ;;
+    *) echo "case$case_id-live: unknown scheme '$1' (octopus, droptail, quco)" >&2
+      exit 2 ;;
+  esac
+}
+
+# live_main CASE CODEC RECEIVE_CAPS: every scheme of $SCHEMES (default
+# "octopus droptail") in turn, then the table.
 live_main() {
   codec=$2; caps=$3
   live_env "$1"
@@ -62,32 +80,37 @@ live_main() {
   live_need "$SHIM" "$METRICS" "$QUALITY"
   mkdir -p "$OUT"
 
-  live_run octopus "$BASE_PORT" $((BASE_PORT + 1)) "$WEBM"
-  live_run droptail $((BASE_PORT + 2)) $((BASE_PORT + 3)) ""
-  /usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" \
-    "$OUT/octopus" "$OUT/droptail"
-  [ -z "$WEBM" ] || echo "case$case_id-live: the Octopus run as the receiver showed it: $WEBM" >&2
+  port=$BASE_PORT; runs=""; webm=$WEBM
+  for scheme in ${SCHEMES:-octopus droptail}; do
+    live_run "$scheme" "$port" $((port + 1)) "$webm"
+    webm=""; port=$((port + 2)); runs="$runs $OUT/$scheme"
+  done
+  # shellcheck disable=SC2086 # one argument per run
+  /usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" $runs
+  [ -z "$WEBM" ] || echo "case$case_id-live: the first scheme's run as the receiver showed it: $WEBM" >&2
 }
 
 live_run() {
-  queue=$1; rx_port=$2; shim_port=$3; webm=$4
+  scheme=$1; rx_port=$2; shim_port=$3; webm=$4
+  live_scheme "$scheme"
   if [ -n "$webm" ]; then
     show="octopussvcdec ! videoconvert ! vp8enc deadline=1 cpu-used=8 ! webmmux ! filesink location=$webm"
   else
     show="fakesink sync=false"
   fi
   gst-launch-1.0 -q -e octopussrc port="$rx_port" caps="$caps" ! tee name=t \
-      t. ! queue ! octopusframelog location="$OUT/$queue-received.csv" \
-      t. ! queue ! $show > "$OUT/$queue-rx.log" 2>&1 &
+      t. ! queue ! octopusframelog location="$OUT/$scheme-received.csv" \
+      t. ! queue ! $show > "$OUT/$scheme-rx.log" 2>&1 &
   rx=$!
-  live_shim_start "$queue" "$shim_port" "$rx_port"
+  live_shim_start "$queue" "$shim_port" "$rx_port" "$scheme"
   sleep 0.5
-  echo "case$case_id-live: $queue queue: sending $(basename "$CLIP") live for ${RUN_SECONDS} s ..." >&2
+  echo "case$case_id-live: $scheme: sending $(basename "$CLIP") live for ${RUN_SECONDS} s ..." >&2
+  # shellcheck disable=SC2086 # options are separate words
   /usr/bin/python3 "$ROOT/demo-pipelines/case2-live-send.py" --case "$case_id" \
-    --port "$shim_port" --seconds "$RUN_SECONDS" --clip "$CLIP" \
-    --dump "$OUT/$queue-layers.bin" > "$OUT/$queue-tx.log" 2>&1
+    --port "$shim_port" --seconds "$RUN_SECONDS" --clip "$CLIP" $send_opts \
+    --dump "$OUT/$scheme-layers.bin" > "$OUT/$scheme-tx.log" 2>&1
   live_stop "$rx"
-  "$QUALITY" --dump "$OUT/$queue-layers.bin" --clip "$CLIP" --codec "$codec" \
-    --out "$OUT/$queue-sent.csv" --scores "$OUT/$queue-scores.csv" >&2
-  live_metrics "$queue" "$(basename "$CLIP")-live"
+  "$QUALITY" --dump "$OUT/$scheme-layers.bin" --clip "$CLIP" --codec "$codec" \
+    --out "$OUT/$scheme-sent.csv" --scores "$OUT/$scheme-scores.csv" >&2
+  live_metrics "$scheme" "$(basename "$CLIP")-live"
 }

@@ -7,6 +7,8 @@ paced like a camera, encoded by octopussvcenc and tagged by octopustag.
           rate following octopussink's bandwidth estimate per GoP
 
 octopussvclog records every message for octo-svc-quality (the run's real SSIM).
+--congestion-control and --qualitative are octopussink's properties (the
+quco arm: quco and layered).
 
     case2-live-send.py --case 2 --port 5004 --seconds 20 --dump layers.bin
 """
@@ -33,6 +35,10 @@ def main():
                    help="initial (case 2) or fixed (case 1) target, bits/s")
     p.add_argument("--clip", default=os.path.join(ROOT, "data/media/bigbuckbunny.mp4"))
     p.add_argument("--dump", required=True, help="octopussvclog layer dump to write")
+    p.add_argument("--congestion-control", default="bbr",
+                   help="octopussink congestion-control (bbr, quco, ...)")
+    p.add_argument("--qualitative", default="off",
+                   help="octopussink qualitative (off, layered, equal)")
     args = p.parse_args()
 
     if args.case == 1:
@@ -46,7 +52,8 @@ def main():
     desc = (f'filesrc location="{args.clip}" ! decodebin ! videoconvert ! videoscale '
             "! video/x-raw,format=I420,width=640,height=360 ! identity name=pace sync=true "
             f'! {encoder} ! octopussvclog location="{args.dump}" '
-            f"! octopussink host={args.host} port={args.port}")
+            f"! octopussink host={args.host} port={args.port} "
+            f"congestion-control={args.congestion_control} qualitative={args.qualitative}")
     Gst.init(None)
     try:
         pipeline = Gst.parse_launch(desc)

@@ -8,8 +8,14 @@
 # SQI-SSIM and utilisation side by side.
 #   BUILD=build demo-pipelines/case2-live.sh
 #   SECONDS_PER_RUN=30 WEBM=received.webm demo-pipelines/case2-live.sh
-# WEBM: also decode the Octopus run with octopussvcdec and write what the receiver
-# showed to a WebM file (VP8) a person can watch.
+#   SCHEMES="octopus droptail quco" demo-pipelines/case2-live.sh
+# WEBM: also decode the first scheme's run with octopussvcdec and write what the
+# receiver showed to a WebM file (VP8) a person can watch.
+# SCHEMES (default "octopus droptail"): quco adds QUCO (paper 004): the shim's
+# quco trimming queue, octopussink congestion-control=quco qualitative=layered
+# (each packet a slice of the frame's 3 spatial layers, base first), so a
+# trimmed frame is shown at a lower layer.  QUCO holds the queue near its light
+# threshold, half the buffer: QUCO_QUEUE="quco:limit=60KB" gives it a smaller one.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/demo-pipelines/case2-live-lib.sh"

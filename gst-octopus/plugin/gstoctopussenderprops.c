@@ -14,6 +14,15 @@ gst_octopus_congestion_control_get_type (void)
         "Delay-BBR: backs off when the RTT grows (paper 003)", "delay-bbr"},
     {GST_OCTOPUS_CC_FIXED, "Fixed rate: pace at max-bitrate, no window",
         "fixed"},
+    /* NACKs come only over the Octopus transport (octopussink); in
+     * octopusrtpsender quco is newreno and trim-aware-bbr is bbr. */
+    {GST_OCTOPUS_CC_QUCO, "QUCO: a TCP-like window that also backs off by "
+          "the chunks a quco queue trimmed (paper 004; octopussink)", "quco"},
+    {GST_OCTOPUS_CC_NEWRENO, "NewReno-like window: halves on loss only",
+        "newreno"},
+    {GST_OCTOPUS_CC_TRIM_AWARE_BBR, "BBR whose rate and window also back off "
+          "by the chunks a quco queue trimmed (octopussink)",
+        "trim-aware-bbr"},
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {
@@ -31,6 +40,12 @@ gst_octopus_congestion_control_to_core (GstOctopusCongestionControl cc)
       return OCTO_SENDER_DELAY_BBR;
     case GST_OCTOPUS_CC_FIXED:
       return OCTO_SENDER_FIXED;
+    case GST_OCTOPUS_CC_QUCO:
+      return OCTO_SENDER_QUCO;
+    case GST_OCTOPUS_CC_NEWRENO:
+      return OCTO_SENDER_NEWRENO;
+    case GST_OCTOPUS_CC_TRIM_AWARE_BBR:
+      return OCTO_SENDER_BBR_QUCO;
     default:
       return OCTO_SENDER_BBR;
   }

@@ -13,7 +13,14 @@
  * rate.  Stats go to the "stats" property and a periodic element message.
  * The properties both senders have are octopusrtpsender's
  * (gstoctopussenderprops.h); "bandwidth" and "max-rate" are their
- * deprecated former names. */
+ * deprecated former names.
+ *
+ * qualitative=layered|equal sends messages as QUCO qualitative packets
+ * (octo-qpacket.h, docs/quco-chunks.md): layered gathers a frame's layers
+ * (one buffer each, as octopussvcenc emits them; the frame ends at the
+ * buffer flagged MARKER or when the next buffer does not continue it) into
+ * one message whose every packet carries a slice of each layer, base
+ * layer first; equal cuts each buffer into equal stripes. */
 #include "gstoctopussink.h"
 
 #include <errno.h>
@@ -45,6 +52,7 @@ enum {
   PROP_PROBE,
   PROP_PROBE_CEILING,
   PROP_STATS_INTERVAL,
+  PROP_QUALITATIVE,
   PROP_ESTIMATED_BITRATE,
   PROP_STATS,
   PROP_MAX_RATE,
@@ -57,6 +65,36 @@ enum {
 #define DEFAULT_MTU OCTO_SENDER_DEFAULT_MTU
 #define DEFAULT_PROBE TRUE
 #define DEFAULT_PROBE_CEILING 0
+#define DEFAULT_QUALITATIVE GST_OCTOPUS_QUALITATIVE_OFF
+
+typedef enum {
+  GST_OCTOPUS_QUALITATIVE_OFF = 0,
+  GST_OCTOPUS_QUALITATIVE_LAYERED,
+  GST_OCTOPUS_QUALITATIVE_EQUAL,
+} GstOctopusQualitative;
+
+#define GST_TYPE_OCTOPUS_QUALITATIVE (gst_octopus_qualitative_get_type ())
+static GType
+gst_octopus_qualitative_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_OCTOPUS_QUALITATIVE_OFF, "Ordinary packets", "off"},
+    {GST_OCTOPUS_QUALITATIVE_LAYERED,
+        "One message per frame, every packet a slice of each layer, base "
+          "layer first: a trimmed packet costs top-layer bytes only",
+        "layered"},
+    {GST_OCTOPUS_QUALITATIVE_EQUAL,
+        "Each message in equal stripes: a trimmed packet loses the message",
+        "equal"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstOctopusQualitative", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 /* EOS waits for the send buffer to drain, but not forever (no receiver). */
 #define EOS_DRAIN_TIMEOUT (5 * GST_SECOND)
@@ -80,6 +118,11 @@ struct _GstOctopusSink {
   gboolean probe;
   guint64 probe_ceiling;
   guint stats_interval;
+  GstOctopusQualitative qualitative;
+
+  /* streaming thread: the frame being gathered (qualitative=layered) */
+  GstOctopusQualitative qualitative_mode;       /* in force since start() */
+  OctoQFrame frame;
 
   /* transport state (lock) */
   GMutex lock;
@@ -359,7 +402,9 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   config.rules = self->rules;
   config.probe = self->probe;
   config.probe_ceiling = self->probe_ceiling;
+  self->qualitative_mode = self->qualitative;
   GST_OBJECT_UNLOCK (self);
+  octo_qframe_reset (&self->frame);
   draw_connection_ids (&config);
 
   if (config.cc == OCTO_SENDER_FIXED && config.max_rate == 0) {
@@ -469,6 +514,55 @@ buffer_capture_time (GstOctopusSink *self, GstBuffer *buf)
   return rt + gst_element_get_base_time (GST_ELEMENT (self));
 }
 
+/* Queues one message (@layout NULL: ordinary packets) and wakes the send
+ * thread; warns about what the sender refused or cannot keep. */
+static void
+submit_message (GstOctopusSink *self, const OctoHeader *params,
+    const OctoMsgInfo *info, const OctoQLayout *layout, const guint8 *data,
+    gsize len)
+{
+  gboolean accepted;
+
+  g_mutex_lock (&self->lock);
+  if (layout)
+    octo_sender_submit_qualitative (self->sender, params, info, layout, data,
+        now_ns (), &accepted);
+  else
+    octo_sender_submit (self->sender, params, info, data, len, now_ns (),
+        &accepted);
+  g_mutex_unlock (&self->lock);
+
+  /* Roughly: the payload plus the packet overhead at common MTUs. */
+  if (accepted && !self->warned_too_large &&
+      len + len / 16 > self->buffer_bytes) {
+    self->warned_too_large = TRUE;
+    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+        ("Message of %" G_GSIZE_FORMAT " bytes does not fit the send buffer",
+            len), ("raise buffer-size above %" G_GUINT64_FORMAT
+            " bytes; such messages are dropped as overflow",
+            self->buffer_bytes));
+  }
+  if (!accepted) {
+    GST_ELEMENT_WARNING (self, STREAM, TOO_LAZY,
+        ("Message of %" G_GSIZE_FORMAT " bytes not sent", len),
+        ("too large for %u fragments at mtu %u, or a meta field out of "
+            "range (priority <= 7, slack <= 1023 ms)", OCTO_FRAGMENTS_MAX,
+            self->mtu));
+  }
+  wake_thread (self);
+}
+
+/* qualitative=layered: sends the gathered frame, if any. */
+static void
+send_frame (GstOctopusSink *self)
+{
+  if (self->frame.layout.n_segments == 0)
+    return;
+  submit_message (self, &self->frame.header, &self->frame.info,
+      &self->frame.layout, self->frame.data->data, self->frame.data->len);
+  octo_qframe_reset (&self->frame);
+}
+
 static GstFlowReturn
 gst_octopus_sink_render (GstBaseSink *bsink, GstBuffer *buf)
 {
@@ -476,8 +570,8 @@ gst_octopus_sink_render (GstBaseSink *bsink, GstBuffer *buf)
   GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
   OctoHeader params = { 0 };
   OctoMsgInfo info;
+  OctoQLayout layout;
   GstMapInfo map;
-  gboolean accepted;
 
   octo_msg_info_init (&info);
   if (m)
@@ -489,30 +583,29 @@ gst_octopus_sink_render (GstBaseSink *bsink, GstBuffer *buf)
     GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not map buffer"), (NULL));
     return GST_FLOW_ERROR;
   }
-  g_mutex_lock (&self->lock);
-  octo_sender_submit (self->sender, &params, &info, map.data, map.size,
-      now_ns (), &accepted);
-  g_mutex_unlock (&self->lock);
+  switch (self->qualitative_mode) {
+    case GST_OCTOPUS_QUALITATIVE_LAYERED:
+      if (!octo_qframe_continues (&self->frame, &params, &info))
+        send_frame (self);
+      octo_qframe_add (&self->frame, &params, &info, map.data, map.size);
+      if (octo_qframe_complete (&self->frame,
+              GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_MARKER)))
+        send_frame (self);
+      break;
+    case GST_OCTOPUS_QUALITATIVE_EQUAL:
+      if (map.size > G_MAXUINT32)     /* refused, as by any fragment count */
+        submit_message (self, &params, &info, NULL, map.data, map.size);
+      else {
+        octo_qlayout_equal (&layout, (guint32) map.size,
+            OCTO_QPACKET_EQUAL_CHUNKS);
+        submit_message (self, &params, &info, &layout, map.data, map.size);
+      }
+      break;
+    default:
+      submit_message (self, &params, &info, NULL, map.data, map.size);
+      break;
+  }
   gst_buffer_unmap (buf, &map);
-
-  /* Roughly: the payload plus the packet overhead at common MTUs. */
-  if (accepted && !self->warned_too_large &&
-      map.size + map.size / 16 > self->buffer_bytes) {
-    self->warned_too_large = TRUE;
-    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
-        ("Message of %" G_GSIZE_FORMAT " bytes does not fit the send buffer",
-            map.size), ("raise buffer-size above %" G_GUINT64_FORMAT
-            " bytes; such messages are dropped as overflow",
-            self->buffer_bytes));
-  }
-  if (!accepted) {
-    GST_ELEMENT_WARNING (self, STREAM, TOO_LAZY,
-        ("Message of %" G_GSIZE_FORMAT " bytes not sent", map.size),
-        ("too large for %u fragments at mtu %u, or a meta field out of "
-            "range (priority <= 7, slack <= 1023 ms)", OCTO_FRAGMENTS_MAX,
-            self->mtu));
-  }
-  wake_thread (self);
   return GST_FLOW_OK;
 }
 
@@ -521,7 +614,10 @@ gst_octopus_sink_event (GstBaseSink *bsink, GstEvent *event)
 {
   GstOctopusSink *self = GST_OCTOPUS_SINK (bsink);
 
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    octo_qframe_reset (&self->frame);
   if (GST_EVENT_TYPE (event) == GST_EVENT_EOS) {
+    send_frame (self);
     gint64 deadline = g_get_monotonic_time () +
         EOS_DRAIN_TIMEOUT / GST_USECOND;
     g_mutex_lock (&self->lock);
@@ -603,6 +699,9 @@ gst_octopus_sink_set_property (GObject *object, guint prop_id,
     case PROP_STATS_INTERVAL:
       self->stats_interval = g_value_get_uint (value);
       break;
+    case PROP_QUALITATIVE:
+      self->qualitative = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -674,6 +773,9 @@ gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_STATS_INTERVAL:
       g_value_set_uint (value, self->stats_interval);
       break;
+    case PROP_QUALITATIVE:
+      g_value_set_enum (value, self->qualitative);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -687,6 +789,7 @@ gst_octopus_sink_finalize (GObject *object)
   GstOctopusSink *self = GST_OCTOPUS_SINK (object);
   g_free (self->host);
   g_free (self->peer);
+  octo_qframe_clear (&self->frame);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->drained);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -740,6 +843,16 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
           "ceiling)", 0, G_MAXUINT64, DEFAULT_PROBE_CEILING, rw));
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       gst_octopus_sender_param_stats_interval ());
+  g_object_class_install_property (gobject_class, PROP_QUALITATIVE,
+      g_param_spec_enum ("qualitative", "Qualitative packets",
+          "Send messages as QUCO qualitative packets, whose least "
+          "significant chunks a quco queue trims instead of dropping the "
+          "packet (docs/quco-chunks.md): layered gathers a frame's layers "
+          "(octopussvcenc's spatial layers, a point cloud's density layers; "
+          "the frame's base layer gives the dropping fields) into one "
+          "message and the receiver shows what arrived whole; equal cuts "
+          "each message into equal stripes", GST_TYPE_OCTOPUS_QUALITATIVE,
+          DEFAULT_QUALITATIVE, rw));
   estimated_bitrate_pspec = gst_octopus_sender_param_estimated_bitrate ();
   g_object_class_install_property (gobject_class, PROP_ESTIMATED_BITRATE,
       estimated_bitrate_pspec);
@@ -769,6 +882,7 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
   bsink_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_octopus_sink_unlock_stop);
 
   gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_CONGESTION_CONTROL, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_OCTOPUS_QUALITATIVE, 0);
   GST_DEBUG_CATEGORY_INIT (gst_octopus_sink_debug, "octopussink", 0,
       "Octopus transport sender");
 }
@@ -787,6 +901,8 @@ gst_octopus_sink_init (GstOctopusSink *self)
   self->probe = DEFAULT_PROBE;
   self->probe_ceiling = DEFAULT_PROBE_CEILING;
   self->stats_interval = GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL;
+  self->qualitative = DEFAULT_QUALITATIVE;
+  octo_qframe_init (&self->frame);
   self->wake_fd = -1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->drained);

@@ -2,7 +2,10 @@
  *
  * Binds a UDP port, reassembles messages (OctoReceiver: bounded memory,
  * in-order-without-waiting delivery) and pushes each complete message at
- * once as one buffer carrying the GstOctopusMeta restored from the header.
+ * once as one buffer carrying the GstOctopusMeta restored from the header;
+ * a layered qualitative (QUCO) message as one buffer per layer that
+ * arrived whole, so a frame a quco queue trimmed is shown at a lower layer.
+ * QUCO NACKs (one per trimmed packet) go back with the ACKs.
  * ACKs go back to each sender from the same socket.  Senders are kept
  * apart by address and port, each with its own reassembly state; the bytes
  * of incomplete messages of all senders together are capped too.
@@ -159,27 +162,37 @@ peer_addr_to_string (const PeerAddr *addr)
   return s;
 }
 
+/* One buffer with its meta from the core's description. */
+static GstBuffer *
+message_buffer (GstMemory *mem, gsize offset, gsize len,
+    const OctoHeader *header, const OctoMsgInfo *info)
+{
+  GstBuffer *buf = gst_buffer_new ();
+  GstOctopusMeta *m;
+
+  /* An empty message is still a message: a buffer without memory. */
+  if (len > 0)
+    gst_buffer_append_memory (buf, gst_memory_share (mem, offset, len));
+  m = gst_buffer_add_octopus_meta (buf);
+  gst_octopus_meta_from_core (m, header, info);
+  if (!m->keyframe)
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
+  return buf;
+}
+
 static void
 on_message (OctoMessage *msg, const OctoPeer *peer, gpointer user_data)
 {
   GstOctopusSrc *self = user_data;
-  GstBuffer *buf;
-  GstOctopusMeta *m;
+  GstMemory *mem = NULL;
   GstClockTime now = gst_clock_get_time (self->system_clock);
 
-  if (msg->len > 0) {
-    buf = gst_buffer_new_wrapped (msg->data, msg->len);
-  } else {
-    /* An empty message is still a message: a buffer without memory. */
-    buf = gst_buffer_new ();
-    g_free (msg->data);
-  }
-  m = gst_buffer_add_octopus_meta (buf);
-  gst_octopus_meta_from_core (m, &msg->header, &msg->info);
-  if (!m->keyframe)
-    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
-
   (void) peer;
+  if (msg->len > 0)
+    mem = gst_memory_new_wrapped (0, msg->data, msg->len, 0, msg->len,
+        msg->data, g_free);
+  else
+    g_free (msg->data);
   /* Called from octo_peer_table_receive with self->lock held. */
   if (msg->info.capture_time != OCTO_TIME_NONE) {
     if (now >= msg->info.capture_time &&
@@ -191,7 +204,29 @@ on_message (OctoMessage *msg, const OctoPeer *peer, gpointer user_data)
       self->latency_rejected++;
     }
   }
-  g_queue_push_tail (&self->ready, buf);
+  if (msg->layers_delivered == 0) {
+    g_queue_push_tail (&self->ready, message_buffer (mem, 0, msg->len,
+            &msg->header, &msg->info));
+    g_clear_pointer (&mem, gst_memory_unref);
+    return;
+  }
+  /* A layered qualitative message: one buffer per layer whose bytes all
+   * arrived, as the encoder sent them; the last one delivered ends the
+   * frame (MARKER), whether or not it is the top layer sent. */
+  gsize offset = 0;
+  for (guint i = 0; i < msg->layers_delivered; i++) {
+    OctoMsgInfo info;
+    GstBuffer *buf;
+
+    octo_qframe_layer_info (&msg->info, i, &info);
+    buf = message_buffer (mem, offset, msg->layer_len[i], &msg->header,
+        &info);
+    if (i + 1 == msg->layers_delivered)
+      GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_MARKER);
+    offset += msg->layer_len[i];
+    g_queue_push_tail (&self->ready, buf);
+  }
+  g_clear_pointer (&mem, gst_memory_unref);
 }
 
 /* Called with self->lock held. */

@@ -1,7 +1,8 @@
 /* Fuzzes the receiver with a stream of datagrams: the input is split into
  * records (2-byte big-endian length + bytes), each fed to one OctoReceiver
  * under tight memory caps.  It must never read or write out of bounds, stay
- * within its caps, and deliver only messages of their announced length;
+ * within its caps, and deliver only messages of their announced length
+ * (a layered one: exactly its delivered layers' lengths);
  * qualitative (trimmed) fragments take the same path, and every NACK it
  * queues must parse. */
 #include "transport/octo-receiver.h"
@@ -14,8 +15,16 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 static void
 check_message (OctoMessage *msg, gpointer user_data)
 {
+  guint64 layers = 0;
+
   (void) user_data;
-  if (msg->len > 64 * 1024)
+  if (msg->len > 64 * 1024 || msg->layers_delivered > msg->layers_sent ||
+      msg->layers_sent > OCTO_CHUNKS_MAX)
+    abort ();
+  /* octopussrc cuts the message into these layers */
+  for (guint i = 0; i < msg->layers_delivered; i++)
+    layers += msg->layer_len[i];
+  if (msg->layers_delivered > 0 && layers != msg->len)
     abort ();
   g_free (msg->data);
 }

@@ -270,3 +270,85 @@ octo_qmessage_prefix_len (const OctoQMessage *m, guint segments)
     len += m->layout.len[i];
   return len;
 }
+
+guint
+octo_msg_info_layer (const OctoMsgInfo *info)
+{
+  if (info->spatial_layer != OCTO_LAYER_NONE)
+    return info->spatial_layer;
+  return info->density_layer;
+}
+
+void
+octo_qframe_init (OctoQFrame *frame)
+{
+  frame->layout.n_segments = 0;
+  frame->data = g_byte_array_new ();
+}
+
+void
+octo_qframe_clear (OctoQFrame *frame)
+{
+  g_clear_pointer (&frame->data, g_byte_array_unref);
+}
+
+void
+octo_qframe_reset (OctoQFrame *frame)
+{
+  frame->layout.n_segments = 0;
+  g_byte_array_set_size (frame->data, 0);
+}
+
+gboolean
+octo_qframe_continues (const OctoQFrame *frame, const OctoHeader *header,
+    const OctoMsgInfo *info)
+{
+  if (frame->layout.n_segments == 0)
+    return TRUE;
+
+  guint first = octo_msg_info_layer (&frame->info);
+  guint layer = octo_msg_info_layer (info);
+
+  return first != OCTO_LAYER_NONE && layer != OCTO_LAYER_NONE
+      && header->stream_id == frame->header.stream_id
+      && info->frame_id == frame->info.frame_id
+      && info->cell_id == frame->info.cell_id
+      && layer == first + frame->layout.n_segments;
+}
+
+void
+octo_qframe_add (OctoQFrame *frame, const OctoHeader *header,
+    const OctoMsgInfo *info, const guint8 *data, gsize len)
+{
+  g_return_if_fail (octo_qframe_continues (frame, header, info));
+  g_return_if_fail (frame->layout.n_segments < OCTO_CHUNKS_MAX);
+  g_return_if_fail (len <= G_MAXUINT32);
+
+  if (frame->layout.n_segments == 0) {
+    frame->header = *header;
+    frame->info = *info;
+    frame->layout.equal = FALSE;
+  }
+  frame->layout.len[frame->layout.n_segments++] = (guint32) len;
+  g_byte_array_append (frame->data, data, (guint) len);
+}
+
+gboolean
+octo_qframe_complete (const OctoQFrame *frame, gboolean marked)
+{
+  return frame->layout.n_segments > 0 && (marked ||
+      octo_msg_info_layer (&frame->info) == OCTO_LAYER_NONE ||
+      frame->layout.n_segments == OCTO_CHUNKS_MAX);
+}
+
+void
+octo_qframe_layer_info (const OctoMsgInfo *first, guint i, OctoMsgInfo *out)
+{
+  *out = *first;
+  if (first->spatial_layer != OCTO_LAYER_NONE)
+    out->spatial_layer = (guint8) MIN (first->spatial_layer + i,
+        OCTO_LAYER_NONE - 1);
+  else if (first->density_layer != OCTO_LAYER_NONE)
+    out->density_layer = (guint8) MIN (first->density_layer + i,
+        OCTO_LAYER_NONE - 1);
+}

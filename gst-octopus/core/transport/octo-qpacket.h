@@ -77,6 +77,49 @@ gboolean octo_qpacket_parse (const OctoDataPacket *pkt, OctoQFragment *out);
 gboolean octo_qpacket_nack (const OctoDataPacket *pkt,
     const OctoQFragment *frag, OctoNack *nack);
 
+/* The all-bits-equal mode's stripes per message: one per trim level of
+ * the queue (light / medium / high), so each level cuts a different share. */
+#define OCTO_QPACKET_EQUAL_CHUNKS 3
+
+/* The layer index a message describes: its spatial layer, else its
+ * density layer (a point cloud's), else OCTO_LAYER_NONE. */
+guint octo_msg_info_layer (const OctoMsgInfo *info);
+
+/* A frame's layers, which an encoder hands over as one message each (layer
+ * index rising by one, the frame's last layer marked), gathered into one
+ * layered qualitative message.  The message takes its first layer's
+ * dropping fields and description (the base layer's: what a queue must
+ * keep longest); the receiver gives each delivered layer i the first
+ * layer's description with the layer index raised by i
+ * (octo_qframe_layer_info). */
+typedef struct {
+  OctoHeader header;
+  OctoMsgInfo info;
+  OctoQLayout layout;           /* n_segments 0: nothing gathered */
+  GByteArray *data;             /* the layers back to back */
+} OctoQFrame;
+
+void octo_qframe_init (OctoQFrame *frame);
+void octo_qframe_clear (OctoQFrame *frame);
+/* Forgets the gathered layers (sent, or given up). */
+void octo_qframe_reset (OctoQFrame *frame);
+/* Whether a message with @header and @info is @frame's next layer: same
+ * stream, frame and cell, layer index one above the last gathered.  An
+ * empty frame takes any message. */
+gboolean octo_qframe_continues (const OctoQFrame *frame,
+    const OctoHeader *header, const OctoMsgInfo *info);
+/* Appends a message that continues @frame (octo_qframe_continues). */
+void octo_qframe_add (OctoQFrame *frame, const OctoHeader *header,
+    const OctoMsgInfo *info, const guint8 *data, gsize len);
+/* Whether @frame is to be sent now: its last layer came (@marked: the
+ * encoder says so), it is not layered (one message is the frame), or it
+ * holds OCTO_CHUNKS_MAX layers. */
+gboolean octo_qframe_complete (const OctoQFrame *frame, gboolean marked);
+/* The description of layer @i of a message whose first layer @first
+ * describes. */
+void octo_qframe_layer_info (const OctoMsgInfo *first, guint i,
+    OctoMsgInfo *out);
+
 /* Reassembly of one qualitative message from trimmed or whole fragments. */
 typedef struct _OctoQMessage OctoQMessage;
 

@@ -327,9 +327,12 @@ add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
     .len = len,
     .first_arrival = p->first_arrival,
     .complete_time = now,
-    .layers_sent = frag.layout.n_segments,
-    .layers_delivered = usable,
   };
+  if (!frag.layout.equal) {
+    msg.layers_sent = frag.layout.n_segments;
+    msg.layers_delivered = usable;
+    memcpy (msg.layer_len, frag.layout.len, usable * sizeof msg.layer_len[0]);
+  }
   remove_partial (r, p);
   deliver (r, st, &msg);
 }

@@ -33,6 +33,7 @@
 #pragma once
 
 #include "octo-acker.h"
+#include "octo-qpacket.h"
 
 G_BEGIN_DECLS
 
@@ -69,9 +70,11 @@ typedef struct {
   gsize len;
   OctoTime first_arrival;       /* its first packet arrived */
   OctoTime complete_time;       /* its last missing packet arrived */
-  /* Qualitative messages: layers sent, and the leading ones in data; 0 for
-   * ordinary messages. */
+  /* Layered qualitative messages: layers sent, the leading ones in data
+   * and their lengths (the rest of layer_len 0); layers 0 for ordinary and
+   * all-bits-equal messages, which arrive whole. */
   guint layers_sent, layers_delivered;
+  guint32 layer_len[OCTO_CHUNKS_MAX];
 } OctoMessage;
 
 /* Takes ownership of @msg->data. */

@@ -339,6 +339,117 @@ test_nack_round_trips_and_rejects_malformed (void)
   g_assert_cmpuint (octo_nack_write (&nack, out, OCTO_NACK_LEN - 1), ==, 0);
 }
 
+static OctoMsgInfo
+layer_info (guint32 frame_id, guint8 spatial_layer)
+{
+  OctoMsgInfo info;
+
+  octo_msg_info_init (&info);
+  info.frame_id = frame_id;
+  info.spatial_layer = spatial_layer;
+  info.temporal_layer = 1;
+  return info;
+}
+
+/* An encoder's three layer messages of one frame become one layered
+ * message: base layer's fields, the layers back to back, complete at the
+ * marked top layer. */
+static void
+test_frame_layers_are_gathered_into_one_layered_message (void)
+{
+  const guint8 q0[] = { 1, 2, 3, 4 }, q1[] = { 5, 6 }, q2[] = { 7 };
+  OctoHeader base = params (0), top = params (0);
+  OctoMsgInfo i0 = layer_info (9, 0), i1 = layer_info (9, 1),
+      i2 = layer_info (9, 2);
+  OctoQFrame f;
+
+  top.priority = 5;
+  octo_qframe_init (&f);
+  g_assert_true (octo_qframe_continues (&f, &base, &i0));
+  octo_qframe_add (&f, &base, &i0, q0, sizeof q0);
+  g_assert_false (octo_qframe_complete (&f, FALSE));
+  g_assert_true (octo_qframe_continues (&f, &top, &i1));
+  g_assert_false (octo_qframe_continues (&f, &top, &i2));
+  octo_qframe_add (&f, &top, &i1, q1, sizeof q1);
+  g_assert_true (octo_qframe_continues (&f, &top, &i2));
+  octo_qframe_add (&f, &top, &i2, q2, sizeof q2);
+  g_assert_true (octo_qframe_complete (&f, TRUE));
+
+  g_assert_cmpuint (f.layout.n_segments, ==, 3);
+  g_assert_false (f.layout.equal);
+  g_assert_cmpuint (f.layout.len[0], ==, 4);
+  g_assert_cmpuint (f.layout.len[1], ==, 2);
+  g_assert_cmpuint (f.layout.len[2], ==, 1);
+  const guint8 all[] = { 1, 2, 3, 4, 5, 6, 7 };
+  g_assert_cmpmem (f.data->data, f.data->len, all, sizeof all);
+  g_assert_cmpuint (f.header.priority, ==, 1);
+  g_assert_cmpuint (f.info.spatial_layer, ==, 0);
+
+  octo_qframe_reset (&f);
+  g_assert_cmpuint (f.layout.n_segments, ==, 0);
+  g_assert_cmpuint (f.data->len, ==, 0);
+  g_assert_false (octo_qframe_complete (&f, TRUE));
+  octo_qframe_clear (&f);
+}
+
+/* A frame ends where the next message does not continue it: another frame,
+ * stream or cell, a repeated or skipped layer, or a message without layer;
+ * a message without layer is a frame by itself. */
+static void
+test_a_frame_ends_where_the_next_message_does_not_continue_it (void)
+{
+  const guint8 b[] = { 0 };
+  OctoHeader h = params (0), other_stream = params (0);
+  OctoMsgInfo i0 = layer_info (9, 0), next_frame = layer_info (10, 1),
+      skipped = layer_info (9, 2), again = layer_info (9, 0),
+      other_cell = layer_info (9, 1), plain;
+  OctoQFrame f;
+
+  other_stream.stream_id = 4;
+  other_cell.cell_id = 2;
+  octo_msg_info_init (&plain);
+  octo_qframe_init (&f);
+  octo_qframe_add (&f, &h, &i0, b, 1);
+  OctoMsgInfo i1 = layer_info (9, 1);
+  g_assert_false (octo_qframe_continues (&f, &other_stream, &i1));
+  g_assert_false (octo_qframe_continues (&f, &h, &next_frame));
+  g_assert_false (octo_qframe_continues (&f, &h, &skipped));
+  g_assert_false (octo_qframe_continues (&f, &h, &again));
+  g_assert_false (octo_qframe_continues (&f, &h, &other_cell));
+  g_assert_false (octo_qframe_continues (&f, &h, &plain));
+  g_assert_true (octo_qframe_continues (&f, &h, &i1));
+
+  octo_qframe_reset (&f);
+  octo_qframe_add (&f, &h, &plain, b, 1);
+  g_assert_true (octo_qframe_complete (&f, FALSE));
+  g_assert_false (octo_qframe_continues (&f, &h, &plain));
+  octo_qframe_clear (&f);
+}
+
+/* Point clouds count density layers; the receiver raises whichever field
+ * the first layer set. */
+static void
+test_layer_info_raises_the_field_the_first_layer_set (void)
+{
+  OctoMsgInfo spatial = layer_info (9, 1), density, out;
+
+  octo_msg_info_init (&density);
+  density.cell_id = 3;
+  density.density_layer = 0;
+  g_assert_cmpuint (octo_msg_info_layer (&spatial), ==, 1);
+  g_assert_cmpuint (octo_msg_info_layer (&density), ==, 0);
+
+  octo_qframe_layer_info (&spatial, 2, &out);
+  g_assert_cmpuint (out.spatial_layer, ==, 3);
+  g_assert_cmpuint (out.density_layer, ==, OCTO_LAYER_NONE);
+  g_assert_cmpuint (out.frame_id, ==, 9);
+  g_assert_cmpuint (out.temporal_layer, ==, 1);
+  octo_qframe_layer_info (&density, 4, &out);
+  g_assert_cmpuint (out.density_layer, ==, 4);
+  g_assert_cmpuint (out.spatial_layer, ==, OCTO_LAYER_NONE);
+  g_assert_cmpuint (out.cell_id, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -359,5 +470,11 @@ main (int argc, char **argv)
       test_inconsistent_qualitative_fragments_are_refused);
   g_test_add_func ("/transport/qpacket/nack-round-trips",
       test_nack_round_trips_and_rejects_malformed);
+  g_test_add_func ("/transport/qpacket/frame-layers-are-gathered",
+      test_frame_layers_are_gathered_into_one_layered_message);
+  g_test_add_func ("/transport/qpacket/a-frame-ends-where-the-next-does-not-continue",
+      test_a_frame_ends_where_the_next_message_does_not_continue_it);
+  g_test_add_func ("/transport/qpacket/layer-info-raises-the-first-layer-field",
+      test_layer_info_raises_the_field_the_first_layer_set);
   return g_test_run ();
 }

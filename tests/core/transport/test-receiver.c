@@ -499,6 +499,7 @@ test_restarted_sender_is_a_new_connection (void)
 
 typedef struct {
   guint layers_sent, layers_delivered;
+  guint32 layer_len[OCTO_CHUNKS_MAX];
   GBytes *data;
 } Layered;
 
@@ -508,6 +509,7 @@ collect_layered (OctoMessage *msg, gpointer user_data)
   Layered *out = user_data;
   out->layers_sent = msg->layers_sent;
   out->layers_delivered = msg->layers_delivered;
+  memcpy (out->layer_len, msg->layer_len, sizeof out->layer_len);
   out->data = g_bytes_new_take (msg->data, msg->len);
 }
 
@@ -618,6 +620,9 @@ test_trimmed_frame_is_delivered_at_a_lower_layer_and_nacked (void)
   Layered lower = { 0 };
   receive_layered_frame (1, &lower, msg, &st, nacks);
   g_assert_cmpuint (lower.layers_delivered, ==, 2);
+  g_assert_cmpuint (lower.layer_len[0], ==, 900);
+  g_assert_cmpuint (lower.layer_len[1], ==, 600);
+  g_assert_cmpuint (lower.layer_len[2], ==, 0);
   g_assert_cmpmem (g_bytes_get_data (lower.data, NULL),
       g_bytes_get_size (lower.data), msg, 1500);
   g_assert_cmpuint (nacks->len, ==, 1);
@@ -639,6 +644,41 @@ test_trimmed_frame_is_delivered_at_a_lower_layer_and_nacked (void)
   g_bytes_unref (whole.data);
   g_bytes_unref (lower.data);
   g_array_free (nacks, TRUE);
+}
+
+/* An all-bits-equal message has no layers to hand over apart: it arrives
+ * whole, as an ordinary message does. */
+static void
+test_equal_stripes_arrive_as_one_message_without_layers (void)
+{
+  guint8 msg[3000], pkt[MTU];
+  OctoReceiverConfig config;
+  OctoQLayout layout;
+  OctoHeader h = {.stream_id = 1,.msg_id = 2 };
+  OctoMsgInfo info;
+  Layered out = { 0 };
+
+  for (guint i = 0; i < sizeof msg; i++)
+    msg[i] = (guint8) (i * 13);
+  octo_receiver_config_init (&config);
+  OctoReceiver *r = octo_receiver_new (&config, collect_layered, &out);
+  g_assert_true (octo_qlayout_equal (&layout, sizeof msg, 3));
+  octo_msg_info_init (&info);
+  guint32 count = octo_qpacket_count (&layout, MTU);
+  for (guint32 j = 0; j < count; j++) {
+    gsize n = octo_qpacket_write (&h, &info, &layout, msg, MTU, j, count,
+        pkt);
+    octo_data_stamp (pkt, 0x77, j, 0);
+    g_assert_cmpint (octo_receiver_on_packet (r, pkt, n, 0), ==,
+        OCTO_DATA_OK);
+  }
+  g_assert_nonnull (out.data);
+  g_assert_cmpmem (g_bytes_get_data (out.data, NULL),
+      g_bytes_get_size (out.data), msg, sizeof msg);
+  g_assert_cmpuint (out.layers_sent, ==, 0);
+  g_assert_cmpuint (out.layers_delivered, ==, 0);
+  g_bytes_unref (out.data);
+  octo_receiver_free (r);
 }
 
 int
@@ -674,5 +714,8 @@ main (int argc, char **argv)
       test_trimmed_frame_is_delivered_at_a_lower_layer_and_nacked);
   g_test_add_func ("/transport/receiver/restarted-sender-is-a-new-connection",
       test_restarted_sender_is_a_new_connection);
+  g_test_add_func
+      ("/transport/receiver/equal-stripes-arrive-as-one-message-without-layers",
+      test_equal_stripes_arrive_as_one_message_without_layers);
   return g_test_run ();
 }
