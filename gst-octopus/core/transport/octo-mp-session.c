@@ -497,6 +497,22 @@ octo_mp_session_bandwidth (const OctoMpSession *s)
   return bw;
 }
 
+void
+octo_mp_session_update (OctoMpSession *s)
+{
+  update_bandwidth (s);
+}
+
+guint64
+octo_mp_session_queued_bytes (const OctoMpSession *s)
+{
+  guint64 n = octo_engine_queued_bytes (s->engine);
+
+  for (guint i = 0; i < s->n_paths; i++)
+    n += s->paths[i].stats.queued_bytes;
+  return n;
+}
+
 guint32
 octo_mp_session_queued_packets (const OctoMpSession *s)
 {

@@ -112,6 +112,11 @@ void octo_mp_session_on_ack (OctoMpSession *session, guint path,
 
 /* The send buffer's bandwidth: the sum of the live paths' estimates. */
 guint64 octo_mp_session_bandwidth (const OctoMpSession *session);
+/* After a path's estimate may have changed other than by an ACK (a QUCO
+ * NACK): the pacers and the send buffer take the new rates. */
+void octo_mp_session_update (OctoMpSession *session);
+/* In the send buffer and the paths' pacers. */
+guint64 octo_mp_session_queued_bytes (const OctoMpSession *session);
 guint32 octo_mp_session_queued_packets (const OctoMpSession *session);
 void octo_mp_session_path_stats (const OctoMpSession *session, guint path,
     OctoMpPathStats *stats);
