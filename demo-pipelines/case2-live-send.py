@@ -9,6 +9,12 @@ paced like a camera, encoded by octopussvcenc and tagged by octopustag.
 octopussvclog records every message for octo-svc-quality (the run's real SSIM).
 
     case2-live-send.py --case 2 --port 5004 --seconds 20 --dump layers.bin
+    case2-live-send.py --case 2 --paths 127.0.0.1:6000,127.0.0.1:6001 \
+        --scheduler min-cost --max-bitrate 20000000 --dump layers.bin
+
+--paths sends over several paths at once (octopussink paths=..., the core's
+multipath session with --scheduler); --max-bitrate caps what
+follow-bandwidth may set (octopussvcenc max-bitrate).
 """
 import argparse
 import os
@@ -33,6 +39,10 @@ def main():
                    help="initial (case 2) or fixed (case 1) target, bits/s")
     p.add_argument("--clip", default=os.path.join(ROOT, "data/media/bigbuckbunny.mp4"))
     p.add_argument("--dump", required=True, help="octopussvclog layer dump to write")
+    p.add_argument("--paths", help="[LOCAL@]HOST:PORT,... : multipath instead of --host/--port")
+    p.add_argument("--scheduler", default="min-cost", help="multipath scheduler")
+    p.add_argument("--max-bitrate", type=int, default=20000000,
+                   help="case 2: cap on the rate follow-bandwidth sets, bits/s")
     args = p.parse_args()
 
     if args.case == 1:
@@ -40,13 +50,17 @@ def main():
                    "speed=8 ! octopustag policy=framerate")
     else:
         encoder = (f"octopussvcenc codec=vp9 spatial-layers=3 gop=10 bitrate={args.bitrate} "
-                   "speed=7 follow-bandwidth=true ! octopustag policy=quality")
+                   f"max-bitrate={args.max_bitrate} speed=7 follow-bandwidth=true "
+                   "! octopustag policy=quality")
+    if args.paths:
+        sink = f'octopussink paths="{args.paths}" scheduler={args.scheduler}'
+    else:
+        sink = f"octopussink host={args.host} port={args.port}"
     # identity sync=true releases each frame at its time (no preroll), so
     # capture times are the clock times a camera would give.
     desc = (f'filesrc location="{args.clip}" ! decodebin ! videoconvert ! videoscale '
             "! video/x-raw,format=I420,width=640,height=360 ! identity name=pace sync=true "
-            f'! {encoder} ! octopussvclog location="{args.dump}" '
-            f"! octopussink host={args.host} port={args.port}")
+            f'! {encoder} ! octopussvclog location="{args.dump}" ! {sink}')
     Gst.init(None)
     try:
         pipeline = Gst.parse_launch(desc)
