@@ -143,7 +143,7 @@ add_path_stats (GstOctopusSink *self, GstStructure *s,
   GValue array = G_VALUE_INIT, v = G_VALUE_INIT;
 
   gst_structure_set (s,
-      "scheduler", G_TYPE_STRING, self->scheduler,
+      "scheduler", G_TYPE_STRING, st->scheduler,
       "messages-committed", G_TYPE_UINT64, st->mp.messages_committed,
       "packets-expired", G_TYPE_UINT64, st->mp.packets_expired, NULL);
   gst_value_array_init (&array, self->n_paths);

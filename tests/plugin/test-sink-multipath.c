@@ -280,6 +280,16 @@ GST_START_TEST (test_messages_reassemble_across_two_paths)
   }
   fail_unless_equals_uint64 (src_stat (rx, "messages-delivered"), 30);
   fail_unless_equals_uint64 (src_stat (rx, "addresses-joined"), 1);
+  {
+    GstStructure *stats;
+
+    g_object_get (sink, "stats", &stats, NULL);
+    fail_unless_equals_string (gst_structure_get_string (stats, "scheduler"),
+        "wrr");
+    fail_unless_equals_string (gst_structure_get_string (stats, "mode"),
+        "multipath");
+    gst_structure_free (stats);
+  }
   fail_unless_equals_uint64 (src_stat (rx, "messages-lost-across-paths"), 0);
   gst_object_unref (sink);
   gst_harness_teardown (tx);

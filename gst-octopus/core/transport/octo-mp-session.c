@@ -138,6 +138,12 @@ octo_mp_session_n_paths (const OctoMpSession *session)
   return session->n_paths;
 }
 
+const gchar *
+octo_mp_session_scheduler (const OctoMpSession *session)
+{
+  return octo_sched_name (session->sched);
+}
+
 OctoSendPath *
 octo_mp_session_path (const OctoMpSession *session, guint i)
 {

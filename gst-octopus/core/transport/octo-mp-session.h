@@ -80,6 +80,8 @@ OctoMpSession *octo_mp_session_new (const OctoMpSessionConfig *config,
 void octo_mp_session_free (OctoMpSession *session);
 
 guint octo_mp_session_n_paths (const OctoMpSession *session);
+/* The scheduler's name. */
+const gchar *octo_mp_session_scheduler (const OctoMpSession *session);
 OctoSendPath *octo_mp_session_path (const OctoMpSession *session, guint i);
 
 /* Queues @packet of a message captured at @capture (OCTO_TIME_NONE:

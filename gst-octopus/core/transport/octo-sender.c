@@ -502,6 +502,7 @@ mp_session_stats (const OctoSender *s, OctoSenderStats *st)
   ss->flight = &st->flight_sum;
   ss->buffer = octo_mp_session_buffer_stats (s->mp);
   octo_mp_session_get_stats (s->mp, &st->mp);
+  st->scheduler = octo_mp_session_scheduler (s->mp);
   for (guint i = 0; i < octo_mp_session_n_paths (s->mp); i++) {
     octo_sender_path_stats (s, i, &ps);
     ss->pacing_rate += ps.pacing_rate;

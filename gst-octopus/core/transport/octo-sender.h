@@ -72,6 +72,7 @@ typedef struct {
    * the session's own counters */
   OctoFlightStats flight_sum;
   OctoMpStats mp;
+  const gchar *scheduler;       /* multipath: its name; else NULL */
 } OctoSenderStats;
 
 /* One path's view (multipath). */
