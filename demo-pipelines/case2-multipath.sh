@@ -31,6 +31,9 @@ CAPS="video/x-vp9,width=640,height=360,spatial-layers=3,temporal-layers=1,framer
 
 live_need "$SHIM" "$METRICS" "$QUALITY"
 mkdir -p "$OUT"
+# whatever ends the script, the receiver and the links it started go with it
+rx=""; shims=""
+trap 'for pid in $rx $shims; do kill "$pid" 2>/dev/null || true; done' EXIT
 
 # link_start ARM NAME TRACE DELAY LISTEN_PORT RX_PORT: one shim link; its
 # pid is appended to $shims.
@@ -45,7 +48,7 @@ mp_run() {
   arm=$1; rx_port=$2; port_a=$((rx_port + 1)); port_b=$((rx_port + 2))
   rm -f "$OUT/$arm"-shim-*.json
   gst-launch-1.0 -q -e octopussrc port="$rx_port" caps="$CAPS" \
-      ! octopusframelog location="$OUT/$arm-received.csv" ! fakesink sync=false \
+      ! octopusframelog location="$OUT/$arm-received.csv" \
       > "$OUT/$arm-rx.log" 2>&1 &
   rx=$!
   shims=""
@@ -69,8 +72,9 @@ mp_run() {
     --max-bitrate "$MAX_BITRATE" --seconds "$RUN_SECONDS" --clip "$CLIP" \
     --dump "$OUT/$arm-layers.bin" > "$OUT/$arm-tx.log" 2>&1
   sleep 2                       # the links drain what they still hold
-  kill -INT "$rx"; wait "$rx" || true
+  kill -INT "$rx" 2>/dev/null || true; wait "$rx" || true
   for pid in $shims; do kill -TERM "$pid"; wait "$pid" || true; done
+  rx=""; shims=""
   "$QUALITY" --dump "$OUT/$arm-layers.bin" --clip "$CLIP" --codec vp9 \
     --out "$OUT/$arm-sent.csv" --scores "$OUT/$arm-scores.csv" >&2
   "$METRICS" --case 2 --sent "$OUT/$arm-sent.csv" \

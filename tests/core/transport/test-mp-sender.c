@@ -25,10 +25,16 @@ typedef struct {
   OctoPeerTable *table;
   GQueue wire;                  /* Datagram*, by arrival (delays constant) */
   OctoTime one_way[N_PATHS];
+  /* in [later_from, later_until) the path's one-way delay is one_way_later */
+  OctoTime later_from[N_PATHS], later_until[N_PATHS], one_way_later[N_PATHS];
+  guint64 rate_bps[N_PATHS];    /* serialisation towards the receiver; 0: none */
+  OctoTime free_at[N_PATHS];    /* ... busy until then */
   OctoTime down_from[N_PATHS];  /* from then on the path carries nothing */
   GArray *delivered;            /* guint32 msg_ids */
   guint64 bad_messages;         /* wrong length or bytes */
   guint64 data_on[N_PATHS];     /* data datagrams the receiver got per path */
+  OctoTime count_from;          /* data_since counts arrivals from then */
+  guint64 data_since[N_PATHS];
   guint32 next_msg;             /* messages submitted */
   OctoTime now;
 } World;
@@ -65,7 +71,15 @@ put_on_wire (World *w, guint path, gboolean to_receiver, const guint8 *data,
   if (w->now >= w->down_from[path])
     return;
   d = g_new0 (Datagram, 1);
-  d->arrival = w->now + w->one_way[path];
+  d->arrival = w->now;
+  if (to_receiver && w->rate_bps[path] > 0) {
+    w->free_at[path] = MAX (w->free_at[path], w->now) +
+        (len + OCTO_LINK_OVERHEAD) * 8 * OCTO_SECOND / w->rate_bps[path];
+    d->arrival = w->free_at[path];
+  }
+  d->arrival += w->now >= w->later_from[path] &&
+      w->now < w->later_until[path] ? w->one_way_later[path] :
+      w->one_way[path];
   d->path = path;
   d->to_receiver = to_receiver;
   d->len = len;
@@ -106,6 +120,9 @@ world_init (World *w, const gchar *scheduler)
   w->one_way[0] = 10 * MS;
   w->one_way[1] = 40 * MS;
   w->down_from[0] = w->down_from[1] = OCTO_TIME_NONE;
+  w->later_from[0] = w->later_from[1] = OCTO_TIME_NONE;
+  w->later_until[0] = w->later_until[1] = OCTO_TIME_NONE;
+  w->count_from = OCTO_TIME_NONE;
   w->delivered = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
@@ -155,8 +172,11 @@ world_run (World *w, OctoTime until, OctoTime last_submit)
       if (d->to_receiver) {
         guint8 addr = d->path;
 
-        if (!octo_data_is_padding (d->data, d->len))
+        if (!octo_data_is_padding (d->data, d->len)) {
           w->data_on[d->path]++;
+          if (w->now >= w->count_from)
+            w->data_since[d->path]++;
+        }
         octo_peer_table_receive (w->table, &addr, 1, d->data, d->len,
             w->now, NULL);
       } else {
@@ -261,6 +281,44 @@ test_traffic_moves_to_the_live_path (void)
   world_clear (&w);
 }
 
+/* Path 1 (5 ms one way, path 0 30 ms) holds its packets 300 ms for half a
+ * second (a queue on it, say): it falls silent, goes down, its probes
+ * measure its RTT again once the delay is back, and min-cost moves the
+ * data back to it. */
+static void
+test_an_inflated_rtt_is_measured_again (void)
+{
+  World w;
+  OctoSenderConfig sc;
+  OctoSenderPathStats ps;
+
+  world_init (&w, "min-cost");
+  octo_sender_free (w.sender);
+  octo_sender_config_init (&sc);
+  sc.mtu = MTU;
+  sc.n_paths = N_PATHS;
+  sc.scheduler = "min-cost";
+  octo_sender_config_ids_from_seed (&sc, 7);
+  w.sender = octo_sender_new (&sc, 0);
+  w.one_way[0] = 30 * MS;
+  w.one_way[1] = 5 * MS;
+  w.later_from[1] = 1000 * MS;
+  w.later_until[1] = 1500 * MS;
+  w.one_way_later[1] = 300 * MS;
+  w.rate_bps[0] = w.rate_bps[1] = 10000000;
+  w.count_from = 3 * OCTO_SECOND;
+  world_run (&w, 4 * OCTO_SECOND, 4 * OCTO_SECOND);
+  g_test_message ("data packets from 3 s: path 0 %" G_GUINT64_FORMAT
+      ", path 1 %" G_GUINT64_FORMAT, w.data_since[0], w.data_since[1]);
+  octo_sender_path_stats (w.sender, 1, &ps);
+  g_assert_cmpuint (ps.mp.downs, ==, 1);
+  g_assert_true (ps.mp.up);
+  g_assert_cmpuint (w.data_since[1], >, 0);
+  g_assert_cmpuint (w.data_since[0], ==, 0);
+  g_assert_cmpuint (w.bad_messages, ==, 0);
+  world_clear (&w);
+}
+
 /* An ACK that names another path than the one it came back on is not
  * read against this path's packets. */
 static void
@@ -310,6 +368,8 @@ main (int argc, char **argv)
       test_path_down_reschedules_its_packets);
   g_test_add_func ("/transport/mp-sender/traffic-moves-to-the-live-path",
       test_traffic_moves_to_the_live_path);
+  g_test_add_func ("/transport/mp-sender/an-inflated-rtt-is-measured-again",
+      test_an_inflated_rtt_is_measured_again);
   g_test_add_func ("/transport/mp-sender/ack-naming-another-path-is-foreign",
       test_ack_naming_another_path_is_foreign);
   g_test_add_func ("/transport/mp-sender/unknown-scheduler-makes-no-sender",
