@@ -17,8 +17,10 @@ multipath session with --scheduler); --max-bitrate caps what
 follow-bandwidth may set (octopussvcenc max-bitrate).
 """
 import argparse
+import json
 import os
 import sys
+import warnings
 
 import gi
 
@@ -43,6 +45,8 @@ def main():
     p.add_argument("--scheduler", default="min-cost", help="multipath scheduler")
     p.add_argument("--max-bitrate", type=int, default=20000000,
                    help="case 2: cap on the rate follow-bandwidth sets, bits/s")
+    p.add_argument("--sink-stats", help="write octopussink's last stats (with "
+                   "the per-path ones when multipath) to this JSON file")
     args = p.parse_args()
 
     if args.case == 1:
@@ -69,7 +73,7 @@ def main():
                  "is GST_PLUGIN_PATH set to the octopus and octopussvc plugins?")
 
     loop = GLib.MainLoop()
-    state = {"looping": False}
+    state = {"looping": False, "sink_stats": None}
 
     def seek_segment(flags):
         pipeline.seek(1.0, Gst.Format.TIME, flags | Gst.SeekFlags.SEGMENT,
@@ -89,6 +93,9 @@ def main():
             loop.quit()
         elif msg.type == Gst.MessageType.EOS:
             loop.quit()
+        elif (msg.type == Gst.MessageType.ELEMENT and msg.get_structure()
+              and msg.get_structure().get_name() == "application/x-octopus-sink-stats"):
+            state["sink_stats"] = structure_to_dict(msg.get_structure())
 
     bus = pipeline.get_bus()
     bus.add_signal_watch()
@@ -113,7 +120,28 @@ def main():
     pipeline.set_state(Gst.State.PLAYING)
     loop.run()
     pipeline.set_state(Gst.State.NULL)
+    if args.sink_stats and state["sink_stats"] is not None:
+        with open(args.sink_stats, "w") as f:
+            json.dump(state["sink_stats"], f, indent=1)
 
+
+def structure_to_dict(s):
+    """A stats GstStructure as JSON-able values; its arrays (of numbers, or
+    of structures as "paths") through Gst's only Python accessor for them,
+    GObject.ValueArray (deprecated, hence the silenced warning)."""
+    out = {}
+    for i in range(s.n_fields()):
+        name = s.nth_field_name(i)
+        if s.get_field_type(name) != Gst.ValueArray.__gtype__:
+            out[name] = s.get_value(name)
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            arr = s.get_array(name)[1]
+            items = [arr.get_nth(k) for k in range(arr.n_values)]
+        out[name] = [structure_to_dict(v) if isinstance(v, Gst.Structure) else v
+                     for v in items]
+    return out
 
 if __name__ == "__main__":
     main()

@@ -8,7 +8,9 @@
 #   min-cost  both links, the paper's scheduler (octopussink paths=A,B)
 #   min-rtt   both links, the common multipath default
 #   single-a  link A alone            single-b  link B alone
-# Prints p50/p99 latency, SQI-SSIM, frames shown and utilisation per link.
+# Prints p50/p99 latency, SQI-SSIM, frames shown and utilisation per link;
+# OUT/ARM-sink-stats.json keeps octopussink's last stats (per path: up,
+# downs, rates, RTTs, packets sent/acked/lost/rescheduled).
 #   BUILD=build demo-pipelines/case2-multipath.sh
 #   SECONDS_PER_RUN=30 ARMS="min-cost single-b" demo-pipelines/case2-multipath.sh
 # LINK_A, LINK_B (traces), DELAY_A_MS, DELAY_B_MS (one way), BASE_PORT, OUT.
@@ -70,7 +72,8 @@ mp_run() {
   # shellcheck disable=SC2086
   /usr/bin/python3 "$ROOT/demo-pipelines/case2-live-send.py" --case 2 $send \
     --max-bitrate "$MAX_BITRATE" --seconds "$RUN_SECONDS" --clip "$CLIP" \
-    --dump "$OUT/$arm-layers.bin" > "$OUT/$arm-tx.log" 2>&1
+    --dump "$OUT/$arm-layers.bin" --sink-stats "$OUT/$arm-sink-stats.json" \
+    > "$OUT/$arm-tx.log" 2>&1
   sleep 2                       # the links drain what they still hold
   kill -INT "$rx" 2>/dev/null || true; wait "$rx" || true
   for pid in $shims; do kill -TERM "$pid"; wait "$pid" || true; done
