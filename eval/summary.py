@@ -6,6 +6,7 @@ octo-ssim.h's SSIM, with PSNR next to it).
 
     summary.py live DOWN_TRACE RUN_PREFIX [RUN_PREFIX ...] [--fps N]
     summary.py webrtc OUT SCHEME [SCHEME ...]
+    summary.py multipath RUN_PREFIX [RUN_PREFIX ...] [--fps N]
 
 live (case1-live.sh, case2-live.sh, case2-demo.sh, case3-live.sh): each
 RUN_PREFIX names RUN_PREFIX/summary.json and RUN_PREFIX/frames.csv
@@ -15,9 +16,14 @@ RUN_PREFIX names RUN_PREFIX/summary.json and RUN_PREFIX/frames.csv
 (octo-pc-score: D1 PSNR of the received point clouds).
 
 webrtc (webrtc-compare.sh): OUT/SCHEME/call.json of each webrtc-call.py run.
+
+multipath (case2-multipath.sh): as live, but each run went over one or more
+shim links side by side, RUN_PREFIX-shim-LINK.json each (the link's trace is
+in it); utilisation per link and over all of them.
 """
 import argparse
 import csv
+import glob
 import json
 import math
 import os
@@ -129,6 +135,45 @@ def live(args):
           "excluded) / capacity offered")
 
 
+def down_bytes_out(stats):
+    """Link bytes the shim delivered down (data and probes: a message split
+    over two links is whole on neither, so octo-whole-messages.h's measure
+    does not apply per link)."""
+    return sum(s.get("bytes_out", 0) for u in stats["users"]
+               for s in u["streams"] if s["direction"] == "down")
+
+
+def multipath(args):
+    print(f"{'run':14} {'lat p50 ms':>10} {'lat p99 ms':>10} {'SQI-SSIM':>8} "
+          f"{'shown':>9} {'util % per link':>24} {'util % all':>10}")
+    for prefix in args.prefixes:
+        with open(os.path.join(prefix, "summary.json")) as f:
+            s = json.load(f)
+        with open(os.path.join(prefix, "frames.csv"), newline="") as f:
+            frames = list(csv.DictReader(f))
+        captures = [float(r["capture_ms"]) for r in frames]
+        span = int(max(captures) + 1000 / args.fps - min(captures)) + 500
+        links, sent_all, capacity_all = [], 0, 0
+        for path in sorted(glob.glob(prefix + "-shim-*.json")):
+            with open(path) as f:
+                stats = json.load(f)
+            trace = stats["config"]["down_trace"]
+            sent, capacity = down_bytes_out(stats), capacity_bytes(trace, 0, span)
+            link = path[len(prefix) + len("-shim-"):-len(".json")]
+            links.append(f"{link} {100 * sent / capacity:.1f}")
+            sent_all += sent
+            capacity_all += capacity
+        shown = f"{sum(r['shown'] == '1' for r in frames)}/{len(frames)}"
+        print(f"{os.path.basename(prefix):14} {s['p50_latency_ms']:10.1f} "
+              f"{s['p99_latency_ms']:10.1f} {s['sqi_ssim']:8.4f} {shown:>9} "
+              f"{', '.join(links):>24} {100 * sent_all / capacity_all:10.1f}")
+    print(f"latency: capture to shown; SQI-SSIM: 1 s decay over each shown "
+          f"frame's {SSIM_NAME} of the shown layer (octo-metrics); util: link "
+          "bytes each shim delivered down (data and probes) / capacity its "
+          "trace offered over the frames' span + 0.5 s; all: summed over the "
+          "links the run used")
+
+
 def webrtc(args):
     print(f"{'scheme':<20}{'p50 lat ms':>11}{'p99 lat ms':>11}{'p99 AoI ms':>11}"
           f"{'SQI-SSIM':>9}{'decoded':>10}{'SSIM dec':>9}{'PSNR dec':>9}"
@@ -158,6 +203,10 @@ def main():
     lv.add_argument("prefixes", nargs="+", metavar="RUN_PREFIX")
     lv.add_argument("--fps", type=float, default=30)
     lv.set_defaults(run=live)
+    mp = sub.add_parser("multipath", help="live runs over shim links side by side")
+    mp.add_argument("prefixes", nargs="+", metavar="RUN_PREFIX")
+    mp.add_argument("--fps", type=float, default=30)
+    mp.set_defaults(run=multipath)
     wr = sub.add_parser("webrtc", help="webrtc-call.py runs")
     wr.add_argument("out")
     wr.add_argument("schemes", nargs="+", metavar="SCHEME")

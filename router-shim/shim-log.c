@@ -111,7 +111,7 @@ void
 shim_log_drop (Shim *shim, const ShimPacket *p, guint32 size,
     OctoDropReason reason)
 {
-  OctoTime t = octo_link_time (shim->link[p->dir]);
+  OctoTime t = octo_link_time (shim->links[p->user->link].link[p->dir]);
 
   fprintf (shim->log, "%.3f d %u %s %s", MS_F (t - shim->start),
       size, octo_drop_reason_to_string (reason),

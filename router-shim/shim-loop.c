@@ -81,7 +81,8 @@ typedef struct {
   RecvBatch recv;
   SendBatch send;
   OctoTime armed;               /* timer's expiry; 0 = none or already fired */
-  OctoTime advanced[SHIM_N_DIRECTIONS];         /* link time reached */
+  /* link time reached, per link and direction */
+  OctoTime advanced[SHIM_MAX_LINKS][SHIM_N_DIRECTIONS];
   GArray *arrivals;             /* Arrival */
   gboolean quit;
   gboolean meter_due;           /* a --meter line, once the links are served */
@@ -234,13 +235,15 @@ setup_user (Shim *shim, ShimUser *u, GError **error)
         g_error_free (qerror);
         return FALSE;
       }
-      u->link_queue[d] = octo_link_add_queue (shim->link[d], u->qdisc[d]);
+      u->link_queue[d] = octo_link_add_queue (shim->links[u->link].link[d],
+          u->qdisc[d]);
     }
   }
   if (u->tun)
-    printf ("octopus-shim: user %u: shell namespace at %s (%s), outside "
-        "%s (%s)\n", u->index, shim->shell->inside, "octo0",
-        shim->shell->outside, shim->shell->outer_name);
+    printf ("octopus-shim: user %u: shell namespace at %s (octo%u), outside "
+        "%s (%s)\n", u->index, shim->shell->links[u->link].inside, u->link,
+        shim->shell->links[u->link].outside,
+        shim->shell->links[u->link].outer_name);
   else
     printf ("octopus-shim: user %u: listening on %s, forwarding to %s from "
         "%s\n", u->index, shim_addr_to_string (&u->listen_addr, a),
@@ -294,16 +297,18 @@ shim_setup (Shim *shim, GError **error)
   if (shim->log_path && !shim_log_open (shim, error))
     return FALSE;
   loop.epoll_fd = epoll_create1 (EPOLL_CLOEXEC);
-  if (!shim->bare) {
+  for (guint l = 0; l < shim->n_links && !shim->bare; l++) {
+    ShimLinkPair *lp = &shim->links[l];
+
     for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
-      shim->link[d] = octo_link_new (shim->trace[d], shim->delay,
-          shim->start);
+      lp->link[d] = octo_link_new (lp->trace[d], lp->delay, shim->start);
       /* Else a flood through a direction without a trace would sit in
        * propagation without bound. */
-      if (shim->trace[d] == NULL)
-        octo_link_set_flight_limit (shim->link[d], shim->flight_limit_bytes);
-      if (shim->log)
-        octo_link_set_opportunity_func (shim->link[d], d == SHIM_DOWN ?
+      if (lp->trace[d] == NULL)
+        octo_link_set_flight_limit (lp->link[d], shim->flight_limit_bytes);
+      /* the log's opportunity lines name no link: the first one's */
+      if (shim->log && l == 0)
+        octo_link_set_opportunity_func (lp->link[d], d == SHIM_DOWN ?
             log_opportunity_down : log_opportunity_up, shim);
     }
   }
@@ -413,13 +418,13 @@ deliver (Shim *shim, const OctoLinkDelivery *d, ShimDirection dir)
 /* Runs the link to @t unless it is already past it; returns the link's
  * time, the earliest an arrival can now queue. */
 static OctoTime
-advance_to (Shim *shim, ShimDirection dir, OctoTime t)
+advance_to (Shim *shim, guint link, ShimDirection dir, OctoTime t)
 {
-  if (t > loop.advanced[dir]) {
-    octo_link_advance (shim->link[dir], t);
-    loop.advanced[dir] = t;
+  if (t > loop.advanced[link][dir]) {
+    octo_link_advance (shim->links[link].link[dir], t);
+    loop.advanced[link][dir] = t;
   }
-  return loop.advanced[dir];
+  return loop.advanced[link][dir];
 }
 
 /* Runs the links to @polled, the time the sockets were last found ready:
@@ -430,13 +435,14 @@ serve_links (Shim *shim, OctoTime polled)
 {
   OctoLinkDelivery d;
 
-  for (guint dir = 0; dir < SHIM_N_DIRECTIONS; dir++) {
-    OctoTime now = advance_to (shim, dir, polled);
-    loop.send.fd = -1;
-    while (octo_link_pop_delivery (shim->link[dir], now, &d))
-      deliver (shim, &d, dir);
-    flush (shim, dir);
-  }
+  for (guint l = 0; l < shim->n_links; l++)
+    for (guint dir = 0; dir < SHIM_N_DIRECTIONS; dir++) {
+      OctoTime now = advance_to (shim, l, dir, polled);
+      loop.send.fd = -1;
+      while (octo_link_pop_delivery (shim->links[l].link[dir], now, &d))
+        deliver (shim, &d, dir);
+      flush (shim, dir);
+    }
 }
 
 static void
@@ -445,12 +451,13 @@ arm_timer (Shim *shim)
   OctoTime next = G_MAXUINT64, t;
   struct itimerspec its = { 0 };
 
-  for (guint d = 0; d < SHIM_N_DIRECTIONS && !shim->bare; d++)
-    if (octo_link_next_wakeup (shim->link[d], &t))
-      next = MIN (next, t);
+  for (guint l = 0; l < shim->n_links && !shim->bare; l++)
+    for (guint d = 0; d < SHIM_N_DIRECTIONS; d++)
+      if (octo_link_next_wakeup (shim->links[l].link[d], &t))
+        next = MIN (next, t);
   if (shim->log)
-    next = MIN (next, MIN (loop.advanced[SHIM_DOWN], loop.advanced[SHIM_UP]) +
-        SHIM_LOG_TICK);
+    next = MIN (next, MIN (loop.advanced[0][SHIM_DOWN],
+            loop.advanced[0][SHIM_UP]) + SHIM_LOG_TICK);
   next = next == G_MAXUINT64 ? 0 : MAX (next, 1);
   /* One syscall saved per turn of a busy loop. */
   if (next == loop.armed)
@@ -674,7 +681,7 @@ enqueue_arrivals (Shim *shim)
   for (guint i = 0; i < loop.arrivals->len; i++) {
     Arrival *a = &g_array_index (loop.arrivals, Arrival, i);
     enqueue (shim, a->user, a->dir, &a->from, a->packet,
-        advance_to (shim, a->dir, a->time));
+        advance_to (shim, a->user->link, a->dir, a->time));
   }
   g_array_set_size (loop.arrivals, 0);
 }
@@ -779,12 +786,15 @@ shim_teardown (Shim *shim)
         free_packet (&p);
     }
   }
-  for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
-    while (shim->link[d] && octo_link_drain (shim->link[d], &p))
-      free_packet (&p);
-    octo_link_free (shim->link[d]);
-    shim->link[d] = NULL;
-  }
+  for (guint l = 0; l < shim->n_links; l++)
+    for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
+      OctoLink **link = &shim->links[l].link[d];
+
+      while (*link && octo_link_drain (*link, &p))
+        free_packet (&p);
+      octo_link_free (*link);
+      *link = NULL;
+    }
   for (guint i = 0; shim->users && i < shim->users->len; i++) {
     ShimUser *u = shim->users->pdata[i];
     for (guint d = 0; d < SHIM_N_DIRECTIONS; d++)

@@ -26,6 +26,7 @@ static gboolean opt_bare;
 static gint opt_rt_priority;
 static gint opt_rtp_ext_id;
 static gboolean opt_shell;
+static gchar **opt_extra_links;
 static gboolean opt_meter;
 static gint opt_meter_interval_ms = -1;
 
@@ -94,6 +95,12 @@ static const GOptionEntry entries[] = {
     "outside crosses the links, as the only user: --down-trace into the "
     "namespace, --up-trace out of it; $OCTOPUS_SHELL_OUTSIDE is the host's "
     "address seen from inside (needs root)", NULL },
+  { "extra-link", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_extra_links,
+    "--shell: one more link side by side (repeatable, up to "
+    G_STRINGIFY (SHIM_SHELL_MAX_LINKS) " links in all): its own TUN pair "
+    "octoN, traces and delay (default: --delay-ms); the command reaches the "
+    "host over it at $OCTOPUS_SHELL_OUTSIDE_N", "down=FILE[,up=FILE]"
+    "[,delay-ms=N]" },
   { "bare", 0, 0, G_OPTION_ARG_NONE, &opt_bare,
     "Forward at once with no link, queue, log or per-stream statistics "
     "(the benchmark's baseline)", NULL },
@@ -176,21 +183,69 @@ parse_size (const gchar *flag, const gchar *text, guint64 *bytes,
   return TRUE;
 }
 
-/* The one user of --shell: its ends are the TUN devices. */
+/* --extra-link SPEC into the next link of @shim. */
 static gboolean
-add_shell_user (Shim *shim, GError **error)
+add_extra_link (Shim *shim, const gchar *spec, GError **error)
 {
-  ShimUser *u;
+  ShimLinkPair *lp = &shim->links[shim->n_links];
+  gchar **items = g_strsplit (spec, ",", -1);
+  gboolean ok = TRUE;
 
+  if (shim->n_links == SHIM_MAX_LINKS) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--extra-link: at most %u links", SHIM_MAX_LINKS);
+    g_strfreev (items);
+    return FALSE;
+  }
+  lp->delay = shim->links[0].delay;
+  for (guint i = 0; ok && items[i]; i++) {
+    gchar *value = strchr (items[i], '=');
+    gchar *end;
+
+    if (value)
+      *value++ = '\0';
+    if (value && strcmp (items[i], "down") == 0 && *value) {
+      lp->trace_path[SHIM_DOWN] = g_intern_string (value);
+    } else if (value && strcmp (items[i], "up") == 0 && *value) {
+      lp->trace_path[SHIM_UP] = g_intern_string (value);
+    } else if (value && strcmp (items[i], "delay-ms") == 0) {
+      gint64 ms = g_ascii_strtoll (value, &end, 10);
+      ok = *value && !*end && ms >= 0 && ms <= G_MAXINT;
+      lp->delay = (OctoTime) ms * OCTO_MSECOND;
+    } else {
+      ok = FALSE;
+    }
+  }
+  if (!ok)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--extra-link '%s' is not down=FILE[,up=FILE][,delay-ms=N]", spec);
+  else
+    shim->n_links++;
+  g_strfreev (items);
+  return ok;
+}
+
+/* The users of --shell, one per link: their ends are the TUN devices. */
+static gboolean
+add_shell_users (Shim *shim, GError **error)
+{
   if (opt_listen || opt_forward || opt_routes || opt_bare) {
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
         "--shell takes no --listen, --forward, --route or --bare");
     return FALSE;
   }
-  u = g_new0 (ShimUser, 1);
-  u->tun = TRUE;
-  u->listen_fd = u->forward_fd = -1;
-  g_ptr_array_add (shim->users, u);
+  for (guint i = 0; opt_extra_links && opt_extra_links[i]; i++)
+    if (!add_extra_link (shim, opt_extra_links[i], error))
+      return FALSE;
+  for (guint l = 0; l < shim->n_links; l++) {
+    ShimUser *u = g_new0 (ShimUser, 1);
+
+    u->index = l;
+    u->link = l;
+    u->tun = TRUE;
+    u->listen_fd = u->forward_fd = -1;
+    g_ptr_array_add (shim->users, u);
+  }
   return TRUE;
 }
 
@@ -198,7 +253,16 @@ add_shell_user (Shim *shim, GError **error)
 static gboolean
 configure (Shim *shim, GError **error)
 {
-  if (opt_shell && !add_shell_user (shim, error))
+  shim->n_links = 1;
+  shim->links[0].trace_path[SHIM_DOWN] = opt_down_trace;
+  shim->links[0].trace_path[SHIM_UP] = opt_up_trace;
+  shim->links[0].delay = (OctoTime) MAX (opt_delay_ms, 0) * OCTO_MSECOND;
+  if (opt_extra_links && !opt_shell) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+        "--extra-link needs --shell (in relay mode run a shim per link)");
+    return FALSE;
+  }
+  if (opt_shell && !add_shell_users (shim, error))
     return FALSE;
   if (opt_listen || opt_forward) {
     if (!opt_listen || !opt_forward) {
@@ -255,7 +319,6 @@ configure (Shim *shim, GError **error)
         "--duration must be >= 0");
     return FALSE;
   }
-  shim->delay = (OctoTime) opt_delay_ms * OCTO_MSECOND;
   shim->queue_spec[SHIM_DOWN] = g_strdup (opt_queue ? opt_queue :
       DEFAULT_QUEUE);
   shim->queue_spec[SHIM_UP] = g_strdup (opt_up_queue ? opt_up_queue :
@@ -275,8 +338,6 @@ configure (Shim *shim, GError **error)
   if (opt_meter || opt_meter_interval_ms > 0)
     shim->meter_interval = (OctoTime) (opt_meter_interval_ms > 0 ?
         opt_meter_interval_ms : DEFAULT_METER_INTERVAL_MS) * OCTO_MSECOND;
-  shim->trace_path[SHIM_DOWN] = opt_down_trace;
-  shim->trace_path[SHIM_UP] = opt_up_trace;
   return TRUE;
 }
 
@@ -324,10 +385,14 @@ out:
 static gboolean
 load_traces (Shim *shim, GError **error)
 {
-  for (guint d = 0; d < SHIM_N_DIRECTIONS; d++)
-    if (shim->trace_path[d] &&
-        !(shim->trace[d] = load_trace (shim->trace_path[d], error)))
-      return FALSE;
+  for (guint l = 0; l < shim->n_links; l++)
+    for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
+      ShimLinkPair *lp = &shim->links[l];
+
+      if (lp->trace_path[d] &&
+          !(lp->trace[d] = load_trace (lp->trace_path[d], error)))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -362,13 +427,14 @@ main (int argc, char **argv)
       "baseline queues");
   GError *error = NULL;
   Shim shim = { 0 };
-  ShimShell shell = { .control_fd = -1, .inner_fd = -1, .outer_fd = -1 };
+  ShimShell shell;
   gchar **command = NULL;
   int status = 1;
   gchar *description = queue_help ();
 
   /* Messages and paths in the user's charset; numbers in logs and JSON
    * keep their '.' whatever the locale. */
+  shim_shell_init (&shell);
   setlocale (LC_ALL, "");
   setlocale (LC_NUMERIC, "C");
   g_option_context_set_summary (ctx, "Required: --delay-ms N, and the "
@@ -387,21 +453,25 @@ main (int argc, char **argv)
     goto fail;
   if (opt_shell) {
     /* before shim_setup blocks signals: the command inherits the mask */
-    if (!shim_shell_create (&shell, command, &error))
+    if (!shim_shell_create (&shell, shim.n_links, command, &error))
       goto fail;
-    ShimUser *u = shim.users->pdata[0];
     shim.shell = &shell;
-    u->listen_fd = shell.outer_fd;
-    u->forward_fd = shell.inner_fd;
-    shell.outer_fd = shell.inner_fd = -1;     /* closed by the teardown */
-    gchar *outside = g_strdup_printf ("%s:0", shell.outside);
-    gchar *inside = g_strdup_printf ("%s:0", shell.inside);
-    gboolean parsed = shim_addr_parse (outside, &u->listen_addr, &error) &&
-        shim_addr_parse (inside, &u->forward_addr, &error);
-    g_free (outside);
-    g_free (inside);
-    if (!parsed)
-      goto fail;
+    for (guint l = 0; l < shim.n_links; l++) {
+      ShimUser *u = shim.users->pdata[l];
+      ShimShellLink *sl = &shell.links[l];
+
+      u->listen_fd = sl->outer_fd;
+      u->forward_fd = sl->inner_fd;
+      sl->outer_fd = sl->inner_fd = -1;       /* closed by the teardown */
+      gchar *outside = g_strdup_printf ("%s:0", sl->outside);
+      gchar *inside = g_strdup_printf ("%s:0", sl->inside);
+      gboolean parsed = shim_addr_parse (outside, &u->listen_addr, &error) &&
+          shim_addr_parse (inside, &u->forward_addr, &error);
+      g_free (outside);
+      g_free (inside);
+      if (!parsed)
+        goto fail;
+    }
   }
   if (!shim_setup (&shim, &error))
     goto fail;
@@ -429,7 +499,8 @@ out:
   }
   g_clear_error (&error);
   for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
-    octo_trace_free (shim.trace[d]);
+    for (guint l = 0; l < shim.n_links; l++)
+      octo_trace_free (shim.links[l].trace[d]);
     g_free (shim.queue_spec[d]);
   }
   g_ptr_array_unref (shim.users);

@@ -45,19 +45,20 @@ void
 shim_meter_sample (Shim *shim, OctoTime now, GString *out)
 {
   OctoTime span = MAX (now - shim->metered_at, 1);
-  gchar capacity[SHIM_N_DIRECTIONS][32];
+  gchar capacity[SHIM_MAX_LINKS][SHIM_N_DIRECTIONS][32];
 
-  for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
-    const OctoTrace *trace = shim->trace[d];
-    if (trace == NULL) {
-      g_strlcpy (capacity[d], "inf", sizeof capacity[d]);
-      continue;
+  for (guint l = 0; l < shim->n_links; l++)
+    for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
+      const OctoTrace *trace = shim->links[l].trace[d];
+      if (trace == NULL) {
+        g_strlcpy (capacity[l][d], "inf", sizeof capacity[l][d]);
+        continue;
+      }
+      guint64 offered = opportunities_until (trace, now - shim->start) -
+          opportunities_until (trace, shim->metered_at - shim->start);
+      g_snprintf (capacity[l][d], sizeof capacity[l][d], "%.3f",
+          mbps (offered * OCTO_LINK_OPPORTUNITY_BYTES, span));
     }
-    guint64 offered = opportunities_until (trace, now - shim->start) -
-        opportunities_until (trace, shim->metered_at - shim->start);
-    g_snprintf (capacity[d], sizeof capacity[d], "%.3f",
-        mbps (offered * OCTO_LINK_OPPORTUNITY_BYTES, span));
-  }
   for (guint i = 0; i < shim->users->len; i++) {
     ShimUser *u = shim->users->pdata[i];
     for (guint d = 0; d < SHIM_N_DIRECTIONS; d++) {
@@ -69,7 +70,7 @@ shim_meter_sample (Shim *shim, OctoTime now, GString *out)
           "capacity_mbps=%s delivered_mbps=%.3f queue_bytes=%"
           G_GUINT64_FORMAT " queue_packets=%u",
           (gdouble) (now - shim->start) / OCTO_SECOND, u->index,
-          shim_direction_name (d), capacity[d],
+          shim_direction_name (d), capacity[u->link][d],
           mbps (s->bytes_out - last->bytes_out, span),
           octo_qdisc_queued_bytes (u->qdisc[d]),
           octo_qdisc_queued_packets (u->qdisc[d]));

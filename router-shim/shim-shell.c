@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define INNER_NAME "octo0"
-/* 100.64.0.0/10 (RFC 6598, shared address space): one /30 per shim. */
+#define INNER_PREFIX "octo"
+/* 100.64.0.0/10 (RFC 6598, shared address space): one /30 per link. */
 #define SHELL_NET_BASE 0x64400000u
 #define SHELL_NET_BLOCKS (1u << 20)
 #define SHELL_PREFIX_MASK 0xfffffffcu
@@ -124,21 +124,42 @@ child_fail (int control, const gchar *what)
   _exit (126);
 }
 
+/* What the child is told of each link. */
+typedef struct {
+  guint32 inside, outside;
+  const gchar *inside_text, *outside_text;
+} ChildLink;
+
+static void
+set_link_env (guint i, const ChildLink *l)
+{
+  gchar name[40];
+
+  g_snprintf (name, sizeof name, "OCTOPUS_SHELL_INSIDE_%u", i);
+  setenv (name, l->inside_text, 1);
+  g_snprintf (name, sizeof name, "OCTOPUS_SHELL_OUTSIDE_%u", i);
+  setenv (name, l->outside_text, 1);
+  if (i == 0) {
+    setenv ("OCTOPUS_SHELL_INSIDE", l->inside_text, 1);
+    setenv ("OCTOPUS_SHELL_OUTSIDE", l->outside_text, 1);
+  }
+}
+
 static void G_GNUC_NORETURN
-run_child (int control, gchar **argv, guint32 inside, guint32 outside,
-    const gchar *inside_text, const gchar *outside_text)
+run_child (int control, gchar **argv, const ChildLink *links, guint n_links)
 {
   sigset_t none;
   union {
-    gchar buf[CMSG_SPACE (sizeof (int))];
+    gchar buf[CMSG_SPACE (SHIM_SHELL_MAX_LINKS * sizeof (int))];
     struct cmsghdr align;
   } control_msg;
   gchar ok = 'k', go;
   struct iovec iov = { &ok, 1 };
   struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-    .msg_control = control_msg.buf, .msg_controllen = sizeof control_msg.buf };
+    .msg_control = control_msg.buf,
+    .msg_controllen = CMSG_SPACE (n_links * sizeof (int)) };
   const gchar *failed;
-  int tun, lo;
+  int tun[SHIM_SHELL_MAX_LINKS], lo;
 
   sigemptyset (&none);
   sigprocmask (SIG_SETMASK, &none, NULL);
@@ -149,76 +170,115 @@ run_child (int control, gchar **argv, guint32 inside, guint32 outside,
   if (lo < 0 || !set_up (lo, "lo"))
     child_fail (control, "bringing up lo");
   close (lo);
-  tun = tun_open (INNER_NAME);
-  if (tun < 0)
-    child_fail (control, "opening /dev/net/tun inside");
-  if ((failed = configure (INNER_NAME, inside, outside)))
-    child_fail (control, failed);
+  for (guint i = 0; i < n_links; i++) {
+    gchar name[IFNAMSIZ];
+
+    g_snprintf (name, sizeof name, INNER_PREFIX "%u", i);
+    tun[i] = tun_open (name);
+    if (tun[i] < 0)
+      child_fail (control, "opening /dev/net/tun inside");
+    /* link 0 is the default route; the others reach their /30 only */
+    if ((failed = configure (name, links[i].inside,
+                i == 0 ? links[i].outside : 0)))
+      child_fail (control, failed);
+  }
 
   struct cmsghdr *c = CMSG_FIRSTHDR (&msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN (sizeof (int));
-  memcpy (CMSG_DATA (c), &tun, sizeof tun);
+  c->cmsg_len = CMSG_LEN (n_links * sizeof (int));
+  memcpy (CMSG_DATA (c), tun, n_links * sizeof (int));
   if (sendmsg (control, &msg, 0) < 0)
     _exit (126);
-  close (tun);
+  for (guint i = 0; i < n_links; i++)
+    close (tun[i]);
   /* the shim's go, or its end */
   if (read (control, &go, 1) != 1)
     _exit (126);
   close (control);
-  setenv ("OCTOPUS_SHELL_INSIDE", inside_text, 1);
-  setenv ("OCTOPUS_SHELL_OUTSIDE", outside_text, 1);
+  for (guint i = 0; i < n_links; i++)
+    set_link_env (i, &links[i]);
   execvp (argv[0], argv);
   fprintf (stderr, "octopus-shim: cannot run %s: %s\n", argv[0],
       g_strerror (errno));
   _exit (127);
 }
 
-/* The child's descriptor, or -1 with its reason in @error. */
-static int
-receive_inner (int control, GError **error)
+/* The child's @n descriptors into @shell's links; FALSE with its reason in
+ * @error. */
+static gboolean
+receive_inner (int control, ShimShell *shell, guint n, GError **error)
 {
   union {
-    gchar buf[CMSG_SPACE (sizeof (int))];
+    gchar buf[CMSG_SPACE (SHIM_SHELL_MAX_LINKS * sizeof (int))];
     struct cmsghdr align;
   } control_msg;
   gchar text[256];
   struct iovec iov = { text, sizeof text - 1 };
   struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
     .msg_control = control_msg.buf, .msg_controllen = sizeof control_msg.buf };
-  ssize_t n = recvmsg (control, &msg, MSG_CMSG_CLOEXEC);
-  struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR (&msg) : NULL;
-  int fd;
+  ssize_t len = recvmsg (control, &msg, MSG_CMSG_CLOEXEC);
+  struct cmsghdr *c = len > 0 ? CMSG_FIRSTHDR (&msg) : NULL;
 
-  if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-    memcpy (&fd, CMSG_DATA (c), sizeof fd);
-    return fd;
+  if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+      c->cmsg_len == CMSG_LEN (n * sizeof (int))) {
+    int fds[SHIM_SHELL_MAX_LINKS];
+
+    memcpy (fds, CMSG_DATA (c), n * sizeof (int));
+    for (guint i = 0; i < n; i++)
+      shell->links[i].inner_fd = fds[i];
+    return TRUE;
   }
-  text[n > 0 ? n : 0] = '\0';
+  text[len > 0 ? len : 0] = '\0';
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM,
       "--shell: setting up the namespace failed: %s",
-      n > 0 ? text : "the child exited");
-  return -1;
+      len > 0 ? text : "the child exited");
+  return FALSE;
+}
+
+void
+shim_shell_init (ShimShell *shell)
+{
+  *shell = (ShimShell) { .control_fd = -1 };
+  for (guint i = 0; i < SHIM_SHELL_MAX_LINKS; i++)
+    shell->links[i].inner_fd = shell->links[i].outer_fd = -1;
 }
 
 gboolean
-shim_shell_create (ShimShell *shell, gchar **argv, GError **error)
+shim_shell_create (ShimShell *shell, guint n_links, gchar **argv,
+    GError **error)
 {
-  guint32 base = SHELL_NET_BASE + 4 * ((guint32) getpid () %
-      SHELL_NET_BLOCKS);
-  guint32 outside = base + 1, inside = base + 2;
+  /* one /30 per link, a run of them per shim */
+  guint32 first = SHELL_NET_BASE + 4 * SHIM_SHELL_MAX_LINKS *
+      ((guint32) getpid () % (SHELL_NET_BLOCKS / SHIM_SHELL_MAX_LINKS));
+  ChildLink child[SHIM_SHELL_MAX_LINKS];
   struct in_addr a;
   int sp[2];
   const gchar *failed;
 
-  *shell = (ShimShell) { .control_fd = -1, .inner_fd = -1, .outer_fd = -1 };
-  a.s_addr = htonl (inside);
-  inet_ntop (AF_INET, &a, shell->inside, sizeof shell->inside);
-  a.s_addr = htonl (outside);
-  inet_ntop (AF_INET, &a, shell->outside, sizeof shell->outside);
-  g_snprintf (shell->outer_name, sizeof shell->outer_name, "octo-%u",
-      (guint) getpid () % 10000000u);
+  shim_shell_init (shell);
+  g_return_val_if_fail (n_links >= 1 && n_links <= SHIM_SHELL_MAX_LINKS,
+      FALSE);
+  shell->n_links = n_links;
+  for (guint i = 0; i < n_links; i++) {
+    ShimShellLink *l = &shell->links[i];
+    guint32 base = first + 4 * i;
+
+    child[i].outside = base + 1;
+    child[i].inside = base + 2;
+    a.s_addr = htonl (child[i].inside);
+    inet_ntop (AF_INET, &a, l->inside, sizeof l->inside);
+    a.s_addr = htonl (child[i].outside);
+    inet_ntop (AF_INET, &a, l->outside, sizeof l->outside);
+    child[i].inside_text = l->inside;
+    child[i].outside_text = l->outside;
+    if (i == 0)
+      g_snprintf (l->outer_name, sizeof l->outer_name, "octo-%u",
+          (guint) getpid () % 10000000u);
+    else
+      g_snprintf (l->outer_name, sizeof l->outer_name, "octo-%u-%u",
+          (guint) getpid () % 10000000u, i);
+  }
 
   if (socketpair (AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) {
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
@@ -236,28 +296,31 @@ shim_shell_create (ShimShell *shell, gchar **argv, GError **error)
   }
   if (shell->child == 0) {
     close (sp[0]);
-    run_child (sp[1], argv, inside, outside, shell->inside, shell->outside);
+    run_child (sp[1], argv, child, n_links);
   }
   close (sp[1]);
   shell->control_fd = sp[0];
-  shell->inner_fd = receive_inner (sp[0], error);
-  if (shell->inner_fd < 0)
+  if (!receive_inner (sp[0], shell, n_links, error))
     return FALSE;
-  shell->outer_fd = tun_open (shell->outer_name);
-  if (shell->outer_fd < 0) {
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-        "--shell: creating TUN device %s: %s", shell->outer_name,
-        g_strerror (errno));
-    return FALSE;
+  for (guint i = 0; i < n_links; i++) {
+    ShimShellLink *l = &shell->links[i];
+
+    l->outer_fd = tun_open (l->outer_name);
+    if (l->outer_fd < 0) {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+          "--shell: creating TUN device %s: %s", l->outer_name,
+          g_strerror (errno));
+      return FALSE;
+    }
+    if ((failed = configure (l->outer_name, child[i].outside, 0))) {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+          "--shell: configuring %s (%s): %s", l->outer_name, failed,
+          g_strerror (errno));
+      return FALSE;
+    }
+    fcntl (l->inner_fd, F_SETFL, O_NONBLOCK);
+    fcntl (l->outer_fd, F_SETFL, O_NONBLOCK);
   }
-  if ((failed = configure (shell->outer_name, outside, 0))) {
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-        "--shell: configuring %s (%s): %s", shell->outer_name, failed,
-        g_strerror (errno));
-    return FALSE;
-  }
-  fcntl (shell->inner_fd, F_SETFL, O_NONBLOCK);
-  fcntl (shell->outer_fd, F_SETFL, O_NONBLOCK);
   return TRUE;
 }
 
@@ -304,9 +367,12 @@ shim_shell_destroy (ShimShell *shell, gint *status)
       *status = exit_status (wstatus);
     shell->child = 0;
   }
-  if (shell->inner_fd >= 0)
-    close (shell->inner_fd);
-  if (shell->outer_fd >= 0)
-    close (shell->outer_fd);
-  shell->control_fd = shell->inner_fd = shell->outer_fd = -1;
+  for (guint i = 0; i < SHIM_SHELL_MAX_LINKS; i++) {
+    if (shell->links[i].inner_fd >= 0)
+      close (shell->links[i].inner_fd);
+    if (shell->links[i].outer_fd >= 0)
+      close (shell->links[i].outer_fd);
+    shell->links[i].inner_fd = shell->links[i].outer_fd = -1;
+  }
+  shell->control_fd = -1;
 }

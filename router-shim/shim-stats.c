@@ -155,7 +155,8 @@ append_user (GString *out, Shim *shim, ShimUser *u)
   gpointer value;
   gboolean first = TRUE;
 
-  g_string_append_printf (out, "    {\"user\": %u, \"listen\": ", u->index);
+  g_string_append_printf (out, "    {\"user\": %u, \"link\": %u, "
+      "\"listen\": ", u->index, u->link);
   octo_json_append_string (out, shim_addr_to_string (&u->listen_addr, a));
   g_string_append (out, ", \"forward\": ");
   octo_json_append_string (out, shim_addr_to_string (&u->forward_addr, b));
@@ -224,11 +225,22 @@ shim_stats_write (Shim *shim, GError **error)
   g_string_append_printf (out, "  \"uptime_s\": %.3f,\n",
       (gdouble) (shim_clock_now () - shim->start) / OCTO_SECOND);
   g_string_append (out, "  \"config\": {\"down_trace\": ");
-  octo_json_append_string (out, shim->trace_path[SHIM_DOWN]);
+  octo_json_append_string (out, shim->links[0].trace_path[SHIM_DOWN]);
   g_string_append (out, ", \"up_trace\": ");
-  octo_json_append_string (out, shim->trace_path[SHIM_UP]);
-  g_string_append_printf (out, ", \"delay_ms\": %" G_GUINT64_FORMAT
-      ", \"queue\": ", shim->delay / OCTO_MSECOND);
+  octo_json_append_string (out, shim->links[0].trace_path[SHIM_UP]);
+  g_string_append_printf (out, ", \"delay_ms\": %" G_GUINT64_FORMAT,
+      shim->links[0].delay / OCTO_MSECOND);
+  /* every link, the first one too (users name theirs) */
+  g_string_append (out, ", \"links\": [");
+  for (guint l = 0; l < shim->n_links; l++) {
+    g_string_append (out, l ? ", {\"down_trace\": " : "{\"down_trace\": ");
+    octo_json_append_string (out, shim->links[l].trace_path[SHIM_DOWN]);
+    g_string_append (out, ", \"up_trace\": ");
+    octo_json_append_string (out, shim->links[l].trace_path[SHIM_UP]);
+    g_string_append_printf (out, ", \"delay_ms\": %" G_GUINT64_FORMAT "}",
+        shim->links[l].delay / OCTO_MSECOND);
+  }
+  g_string_append (out, "], \"queue\": ");
   octo_json_append_string (out, shim->queue_spec[SHIM_DOWN]);
   g_string_append (out, ", \"up_queue\": ");
   octo_json_append_string (out, shim->queue_spec[SHIM_UP]);

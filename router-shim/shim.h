@@ -41,6 +41,17 @@ typedef struct {
   OctoWholeMessages whole;
 } ShimStream;
 
+/* --shell --extra-link: links side by side, one TUN pair each. */
+#define SHIM_MAX_LINKS SHIM_SHELL_MAX_LINKS
+
+/* One emulated link: per direction a trace and the core's link model. */
+typedef struct {
+  const gchar *trace_path[SHIM_N_DIRECTIONS];   /* NULL: unconstrained */
+  OctoTrace *trace[SHIM_N_DIRECTIONS];
+  OctoTime delay;
+  OctoLink *link[SHIM_N_DIRECTIONS];            /* run time */
+} ShimLinkPair;
+
 typedef struct _ShimUser ShimUser;
 
 /* Queueing delay of the departures since the last --meter line. */
@@ -64,6 +75,7 @@ typedef struct {
 
 struct _ShimUser {
   guint index;
+  guint link;                   /* its link in Shim.links */
   /* --shell: listen_fd and forward_fd are the outside and inside TUN
    * devices (whole IP packets), the addresses their IPv4 addresses. */
   gboolean tun;
@@ -91,9 +103,9 @@ struct _ShimUser {
 typedef struct {
   /* configuration */
   GPtrArray *users;             /* ShimUser */
-  const gchar *trace_path[SHIM_N_DIRECTIONS];   /* NULL: unconstrained */
-  OctoTrace *trace[SHIM_N_DIRECTIONS];
-  OctoTime delay;
+  /* links[0]: --down-trace, --up-trace, --delay-ms; more: --extra-link */
+  ShimLinkPair links[SHIM_MAX_LINKS];
+  guint n_links;
   gchar *queue_spec[SHIM_N_DIRECTIONS];
   guint64 buffer_bytes;
   guint64 flight_limit_bytes;   /* propagation line of an untraced link */
@@ -108,7 +120,6 @@ typedef struct {
 
   /* run time */
   OctoTime start;
-  OctoLink *link[SHIM_N_DIRECTIONS];
   ShimHist timing_error[SHIM_N_DIRECTIONS];     /* actual - scheduled, us */
   FILE *log;
   OctoTime metered_at;          /* the last --meter line (or the start) */

@@ -578,7 +578,7 @@ step (SimWorld *w)
     if (!rx)
       continue;
     octo_receiver_on_timer (rx, now);
-    while ((len = octo_receiver_poll_ack (rx, now, w->scratch)) > 0)
+    while ((len = octo_receiver_poll_ack (rx, now, w->scratch, NULL)) > 0)
       send_into (w->up_queue, w->scratch, len, i + 1, now);
     next = MIN (next, octo_receiver_next_deadline (rx));
   }

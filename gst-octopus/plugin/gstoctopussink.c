@@ -20,11 +20,20 @@
  * (one buffer each, as octopussvcenc emits them; the frame ends at the
  * buffer flagged MARKER or when the next buffer does not continue it) into
  * one message whose every packet carries a slice of each layer, base
- * layer first; equal cuts each buffer into equal stripes. */
+ * layer first; equal cuts each buffer into equal stripes.
+ *
+ * Multipath: "paths" lists several [LOCAL@]HOST:PORT; the element opens
+ * one UDP socket per path (bound to LOCAL if given, so that the path
+ * leaves by that interface) and the core (octo-sender.h over
+ * octo-mp-session.h) decides which path each packet takes ("scheduler"),
+ * per path with its own controller and pacer.  The element only sends each
+ * datagram on the socket of the path the core names and feeds each
+ * socket's ACKs back as that path's. */
 #include "gstoctopussink.h"
 
 #include <errno.h>
 #include <gio/gio.h>
+#include <string.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
@@ -57,6 +66,8 @@ enum {
   PROP_STATS,
   PROP_MAX_RATE,
   PROP_BANDWIDTH,
+  PROP_PATHS,
+  PROP_SCHEDULER,
 };
 
 #define DEFAULT_HOST "127.0.0.1"
@@ -95,6 +106,8 @@ gst_octopus_qualitative_get_type (void)
   }
   return type;
 }
+#define DEFAULT_PATHS NULL
+#define DEFAULT_SCHEDULER "min-cost"
 
 /* EOS waits for the send buffer to drain, but not forever (no receiver). */
 #define EOS_DRAIN_TIMEOUT (5 * GST_SECOND)
@@ -123,6 +136,8 @@ struct _GstOctopusSink {
   /* streaming thread: the frame being gathered (qualitative=layered) */
   GstOctopusQualitative qualitative_mode;       /* in force since start() */
   OctoQFrame frame;
+  gchar *paths;
+  gchar *scheduler;
 
   /* transport state (lock) */
   GMutex lock;
@@ -133,12 +148,15 @@ struct _GstOctopusSink {
   guint64 bandwidth;            /* estimate last notified */
   guint64 buffer_bytes;         /* buffer-size in force since start() */
   gboolean warned_too_large;
-  gchar *peer;                  /* "host:port", for warnings */
+  gchar *peer;                  /* "host:port[,host:port...]", for warnings */
   guint64 connection_refused;   /* ICMP port unreachable, as errno tells */
   gboolean warned_refused, warned_no_ack;
   OctoTime first_send;          /* OCTO_TIME_NONE before the first packet */
 
-  GSocket *socket;
+  GSocket *sockets[OCTO_SCHED_MAX_PATHS];     /* one per path */
+  gchar *remotes[OCTO_SCHED_MAX_PATHS + 1];     /* each path's "host:port";
+                                                 * NULL-terminated */
+  guint n_paths;
   gint wake_fd;
   GThread *thread;
 };
@@ -157,6 +175,48 @@ static inline OctoTime
 now_ns (void)
 {
   return gst_util_get_timestamp ();
+}
+
+/* Multipath: the session's counters and a "paths" array, one structure
+ * per path in the order of the "paths" property. */
+static void
+add_path_stats (GstOctopusSink *self, GstStructure *s,
+    const OctoSenderStats *st)
+{
+  GValue array = G_VALUE_INIT, v = G_VALUE_INIT;
+
+  gst_structure_set (s,
+      "scheduler", G_TYPE_STRING, st->scheduler,
+      "messages-committed", G_TYPE_UINT64, st->mp.messages_committed,
+      "packets-expired", G_TYPE_UINT64, st->mp.packets_expired, NULL);
+  gst_value_array_init (&array, self->n_paths);
+  g_value_init (&v, GST_TYPE_STRUCTURE);
+  for (guint i = 0; i < self->n_paths; i++) {
+    OctoSenderPathStats ps;
+
+    octo_sender_path_stats (self->sender, i, &ps);
+    g_value_take_boxed (&v, gst_structure_new ("application/x-octopus-path-stats",
+            "remote", G_TYPE_STRING, self->remotes[i],
+            "up", G_TYPE_BOOLEAN, ps.mp.up,
+            "downs", G_TYPE_UINT64, ps.mp.downs,
+            "pacing-rate", G_TYPE_UINT64, ps.pacing_rate,
+            "bandwidth", G_TYPE_UINT64, ps.bandwidth,
+            "min-rtt", G_TYPE_UINT64, (guint64) ps.min_rtt,
+            "srtt", G_TYPE_UINT64, (guint64) ps.srtt,
+            "cwnd", G_TYPE_UINT64, ps.cwnd,
+            "inflight", G_TYPE_UINT64, ps.inflight,
+            "queued-bytes", G_TYPE_UINT64, ps.mp.queued_bytes,
+            "mode", G_TYPE_STRING, ps.state,
+            "packets-sent", G_TYPE_UINT64, ps.mp.packets_sent,
+            "bytes-sent", G_TYPE_UINT64, ps.mp.bytes_sent,
+            "packets-acked", G_TYPE_UINT64, ps.mp.packets_acked,
+            "packets-lost", G_TYPE_UINT64, ps.flight->packets_lost,
+            "packets-rescheduled", G_TYPE_UINT64, ps.mp.packets_rescheduled,
+            NULL));
+    gst_value_array_append_value (&array, &v);
+  }
+  g_value_unset (&v);
+  gst_structure_take_value (s, "paths", &array);
 }
 
 static GstStructure *
@@ -181,6 +241,8 @@ build_stats (GstOctopusSink *self)
       "padding-packets", G_TYPE_UINT64, st.padding_packets,
       "padding-bytes", G_TYPE_UINT64, st.padding_bytes,
       "connection-refused", G_TYPE_UINT64, self->connection_refused, NULL);
+  if (octo_sender_n_paths (self->sender) > 1)
+    add_path_stats (self, s, &st);
   return s;
 }
 
@@ -209,13 +271,14 @@ announce_bandwidth (GstOctopusSink *self, guint64 bw)
 /* Returns whether the socket reported that nobody listens at the peer (a
  * connected UDP socket hands the ICMP error to the next recv or send). */
 static gboolean
-receive_acks (GstOctopusSink *self, gint fd, OctoTime now)
+receive_acks (GstOctopusSink *self, guint path, OctoTime now)
 {
+  gint fd = g_socket_get_fd (self->sockets[path]);
   guint8 buf[OCTO_ACK_MAX_LEN + 1];
   ssize_t n;
 
   while ((n = recv (fd, buf, sizeof buf, MSG_DONTWAIT)) >= 0)
-    octo_sender_on_control (self->sender, buf, n, now);
+    octo_sender_on_path_control (self->sender, path, buf, n, now);
   return errno == ECONNREFUSED;
 }
 
@@ -244,8 +307,8 @@ static gpointer
 send_loop (gpointer user_data)
 {
   GstOctopusSink *self = user_data;
-  gint fd = g_socket_get_fd (self->socket);
   guint8 *pkt = g_malloc (self->mtu);
+  struct pollfd fds[OCTO_SCHED_MAX_PATHS + 1];
   OctoTime next_stats = now_ns ();
   guint stats_interval;
 
@@ -257,16 +320,21 @@ send_loop (gpointer user_data)
   while (self->running) {
     OctoTime now = now_ns (), wake = OCTO_TIME_NONE;
     gsize len;
-    gboolean announce, refused, warn_refused = FALSE, warn_no_ack = FALSE;
+    guint path;
+    gboolean announce, refused = FALSE, warn_refused = FALSE,
+        warn_no_ack = FALSE;
 
-    refused = receive_acks (self, fd, now);
-    while ((len = octo_sender_poll (self->sender, now, pkt, &wake)) > 0) {
+    for (guint i = 0; i < self->n_paths; i++)
+      refused |= receive_acks (self, i, now);
+    while ((len = octo_sender_poll_path (self->sender, now, pkt, &path,
+                &wake)) > 0) {
       if (self->first_send == OCTO_TIME_NONE)
         self->first_send = now;
       g_mutex_unlock (&self->lock);
       /* A full socket buffer or an ICMP error loses the packet, like a
        * network drop would; the transport never retransmits. */
-      if (send (fd, pkt, len, MSG_DONTWAIT) < 0) {
+      if (send (g_socket_get_fd (self->sockets[path]), pkt, len,
+              MSG_DONTWAIT) < 0) {
         if (errno == ECONNREFUSED)
           refused = TRUE;
         else if (errno != EAGAIN)
@@ -310,10 +378,12 @@ send_loop (gpointer user_data)
       wake = MIN (wake, next_stats);
     if (!self->warned_no_ack)
       wake = MIN (wake, now + GST_SECOND);
-    struct pollfd fds[2] = {
-      {.fd = fd,.events = POLLIN},
-      {.fd = self->wake_fd,.events = POLLIN},
-    };
+    for (guint i = 0; i < self->n_paths; i++) {
+      fds[i].fd = g_socket_get_fd (self->sockets[i]);
+      fds[i].events = POLLIN;
+    }
+    fds[self->n_paths].fd = self->wake_fd;
+    fds[self->n_paths].events = POLLIN;
     struct timespec ts, *tsp = NULL;
     now = now_ns ();
     if (wake != OCTO_TIME_NONE) {
@@ -322,7 +392,8 @@ send_loop (gpointer user_data)
       ts.tv_nsec = d % GST_SECOND;
       tsp = &ts;
     }
-    if (ppoll (fds, 2, tsp, NULL) > 0 && (fds[1].revents & POLLIN)) {
+    if (ppoll (fds, self->n_paths + 1, tsp, NULL) > 0 &&
+        (fds[self->n_paths].revents & POLLIN)) {
       guint64 v;
       if (read (self->wake_fd, &v, sizeof v) < 0 && errno != EAGAIN)
         GST_WARNING_OBJECT (self, "wakeup read failed: %s", g_strerror (errno));
@@ -379,21 +450,141 @@ draw_connection_ids (OctoSenderConfig *config)
   config->isn = ids[1];
 }
 
+/* One path as "paths" writes it: [LOCAL@]HOST:PORT. */
+typedef struct {
+  gchar *local;                 /* NULL: any */
+  gchar *host;
+  gint port;
+} PathSpec;
+
+static void
+path_specs_clear (PathSpec *specs, guint n)
+{
+  for (guint i = 0; i < n; i++) {
+    g_free (specs[i].local);
+    g_free (specs[i].host);
+  }
+}
+
+/* Splits @paths; FALSE with @error naming the entry that is wrong. */
+static gboolean
+parse_paths (const gchar *paths, PathSpec *specs, guint *n, GError **error)
+{
+  gchar **entries = g_strsplit (paths, ",", -1);
+  gboolean ok = TRUE;
+
+  *n = 0;
+  for (guint i = 0; ok && entries[i]; i++) {
+    gchar *entry = g_strstrip (entries[i]);
+    const gchar *at = strchr (entry, '@');
+    const gchar *remote = at ? at + 1 : entry;
+    GSocketConnectable *addr;
+
+    if (*n == OCTO_SCHED_MAX_PATHS) {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+          "more than %u paths", OCTO_SCHED_MAX_PATHS);
+      ok = FALSE;
+      break;
+    }
+    addr = g_network_address_parse (remote, 0, NULL);
+    if (!addr || g_network_address_get_port (G_NETWORK_ADDRESS (addr)) == 0) {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+          "path '%s' is not [LOCAL@]HOST:PORT", entry);
+      g_clear_object (&addr);
+      ok = FALSE;
+      break;
+    }
+    specs[*n].local = at ? g_strndup (entry, at - entry) : NULL;
+    specs[*n].host = g_strdup (g_network_address_get_hostname
+        (G_NETWORK_ADDRESS (addr)));
+    specs[*n].port = g_network_address_get_port (G_NETWORK_ADDRESS (addr));
+    (*n)++;
+    g_object_unref (addr);
+  }
+  g_strfreev (entries);
+  if (ok && *n == 0) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no path");
+    ok = FALSE;
+  }
+  if (!ok) {
+    path_specs_clear (specs, *n);
+    *n = 0;
+  }
+  return ok;
+}
+
+/* A UDP socket bound to @spec's local address (any if none) and
+ * @bind_port, connected to its remote: ACKs from anyone but the receiver
+ * are never seen. */
+static GSocket *
+open_path (GstOctopusSink *self, const PathSpec *spec, gint bind_port,
+    GError **error)
+{
+  GSocketAddress *dest = resolve (self, spec->host, spec->port, error);
+  GSocketAddress *local = NULL;
+  GInetAddress *addr;
+  GSocket *sock = NULL;
+  gint sndbuf = 4 * 1024 * 1024;
+
+  if (!dest)
+    return NULL;
+  addr = spec->local ? g_inet_address_new_from_string (spec->local) :
+      g_inet_address_new_any (g_socket_address_get_family (dest));
+  if (!addr) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+        "'%s' is not a local IP address", spec->local);
+    goto out;
+  }
+  local = g_inet_socket_address_new (addr, bind_port);
+  g_object_unref (addr);
+  sock = g_socket_new (g_socket_address_get_family (dest),
+      G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, error);
+  if (!sock)
+    goto out;
+  if (!g_socket_bind (sock, local, TRUE, error) ||
+      !g_socket_connect (sock, dest, NULL, error)) {
+    g_clear_object (&sock);
+    goto out;
+  }
+  setsockopt (g_socket_get_fd (sock), SOL_SOCKET, SO_SNDBUF, &sndbuf,
+      sizeof sndbuf);
+out:
+  g_clear_object (&local);
+  g_object_unref (dest);
+  return sock;
+}
+
+static void
+close_paths (GstOctopusSink *self)
+{
+  for (guint i = 0; i < self->n_paths; i++) {
+    g_clear_object (&self->sockets[i]);
+    g_clear_pointer (&self->remotes[i], g_free);
+  }
+  self->n_paths = 0;
+}
+
 static gboolean
 gst_octopus_sink_start (GstBaseSink *bsink)
 {
   GstOctopusSink *self = GST_OCTOPUS_SINK (bsink);
   OctoSenderConfig config;
   GError *err = NULL;
-  GSocketAddress *dest, *local;
-  GInetAddress *any;
-  gchar *host;
-  gint port, bind_port;
+  PathSpec specs[OCTO_SCHED_MAX_PATHS];
+  guint n = 0;
+  gchar *paths, *scheduler;
+  gint bind_port;
 
   GST_OBJECT_LOCK (self);
-  host = g_strdup (self->host);
-  port = self->port;
+  paths = g_strdup (self->paths);
+  scheduler = g_strdup (self->scheduler);
   bind_port = self->bind_port;
+  if (!paths || !*paths) {
+    specs[0].local = NULL;
+    specs[0].host = g_strdup (self->host);
+    specs[0].port = self->port;
+    n = 1;
+  }
   octo_sender_config_init (&config);
   config.mtu = self->mtu;
   config.cc = gst_octopus_congestion_control_to_core (self->cc);
@@ -407,42 +598,42 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   octo_qframe_reset (&self->frame);
   draw_connection_ids (&config);
 
+  if (n == 0 && !parse_paths (paths, specs, &n, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Invalid paths '%s'", paths), ("%s", err->message));
+    goto fail;
+  }
+  if (!g_strv_contains (octo_sched_names (), scheduler)) {
+    gchar *names = g_strjoinv (", ", (gchar **) octo_sched_names ());
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Unknown scheduler '%s'", scheduler), ("expected one of %s", names));
+    g_free (names);
+    goto fail;
+  }
   if (config.cc == OCTO_SENDER_FIXED && config.max_rate == 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("congestion-control=fixed needs a max-bitrate"),
         ("set max-bitrate to the rate to pace at, in bits/s"));
-    g_free (host);
-    return FALSE;
+    goto fail;
   }
+  config.n_paths = n;
+  config.scheduler = scheduler;
 
-  dest = resolve (self, host, port, &err);
-  if (!dest) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("Could not resolve host '%s'", host), ("%s", err->message));
-    g_clear_error (&err);
-    g_free (host);
-    return FALSE;
+  for (guint i = 0; i < n; i++) {
+    /* several sockets cannot share one port */
+    self->sockets[i] = open_path (self, &specs[i], n == 1 ? bind_port : 0,
+        &err);
+    self->remotes[i] = g_strdup_printf ("%s:%d", specs[i].host,
+        specs[i].port);
+    self->n_paths = i + 1;
+    if (!self->sockets[i]) {
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+          ("Could not open a UDP socket to %s", self->remotes[i]),
+          ("%s", err->message));
+      close_paths (self);
+      goto fail;
+    }
   }
-  self->socket = g_socket_new (g_socket_address_get_family (dest),
-      G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
-  if (!self->socket)
-    goto socket_error;
-  any = g_inet_address_new_any (g_socket_address_get_family (dest));
-  local = g_inet_socket_address_new (any, bind_port);
-  g_object_unref (any);
-  if (!g_socket_bind (self->socket, local, TRUE, &err)) {
-    g_object_unref (local);
-    goto socket_error;
-  }
-  g_object_unref (local);
-  /* Connected: ACKs from anyone but the receiver are never seen. */
-  if (!g_socket_connect (self->socket, dest, NULL, &err))
-    goto socket_error;
-  g_object_unref (dest);
-  dest = NULL;
-  gint sndbuf = 4 * 1024 * 1024;
-  setsockopt (g_socket_get_fd (self->socket), SOL_SOCKET, SO_SNDBUF, &sndbuf,
-      sizeof sndbuf);
 
   self->wake_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   g_mutex_lock (&self->lock);
@@ -453,23 +644,22 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   self->buffer_bytes = config.buffer_bytes;
   self->warned_too_large = FALSE;
   g_free (self->peer);
-  self->peer = g_strdup_printf ("%s:%d", host, port);
+  self->peer = g_strjoinv (",", self->remotes);
   self->connection_refused = 0;
   self->warned_refused = self->warned_no_ack = FALSE;
   self->first_send = OCTO_TIME_NONE;
   g_mutex_unlock (&self->lock);
   self->thread = g_thread_new ("octopussink", send_loop, self);
-  g_free (host);
+  path_specs_clear (specs, n);
+  g_free (paths);
+  g_free (scheduler);
   return TRUE;
 
-socket_error:
-  GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-      ("Could not open a UDP socket to %s:%d", host, port),
-      ("%s", err->message));
+fail:
   g_clear_error (&err);
-  g_clear_object (&dest);
-  g_clear_object (&self->socket);
-  g_free (host);
+  path_specs_clear (specs, n);
+  g_free (paths);
+  g_free (scheduler);
   return FALSE;
 }
 
@@ -494,7 +684,7 @@ gst_octopus_sink_stop (GstBaseSink *bsink)
     close (self->wake_fd);
     self->wake_fd = -1;
   }
-  g_clear_object (&self->socket);
+  close_paths (self);
   return TRUE;
 }
 
@@ -702,6 +892,14 @@ gst_octopus_sink_set_property (GObject *object, guint prop_id,
     case PROP_QUALITATIVE:
       self->qualitative = g_value_get_enum (value);
       break;
+    case PROP_PATHS:
+      g_free (self->paths);
+      self->paths = g_value_dup_string (value);
+      break;
+    case PROP_SCHEDULER:
+      g_free (self->scheduler);
+      self->scheduler = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -776,6 +974,12 @@ gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_QUALITATIVE:
       g_value_set_enum (value, self->qualitative);
       break;
+    case PROP_PATHS:
+      g_value_set_string (value, self->paths);
+      break;
+    case PROP_SCHEDULER:
+      g_value_set_string (value, self->scheduler);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -790,6 +994,8 @@ gst_octopus_sink_finalize (GObject *object)
   g_free (self->host);
   g_free (self->peer);
   octo_qframe_clear (&self->frame);
+  g_free (self->paths);
+  g_free (self->scheduler);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->drained);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -868,6 +1074,20 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
   g_object_class_install_property (gobject_class, PROP_BANDWIDTH,
       bandwidth_pspec);
 
+  g_object_class_install_property (gobject_class, PROP_PATHS,
+      g_param_spec_string ("paths", "Paths",
+          "Send over several paths: comma-separated [LOCAL@]HOST:PORT, each "
+          "a receiver address (octopussrc) and optionally the local IP "
+          "address to send from (which picks the interface); up to 8.  "
+          "Each path has its own congestion controller and pacer, one send "
+          "buffer decides per message, and \"scheduler\" picks each packet's "
+          "path.  Unset: the one path host:port", DEFAULT_PATHS, rw));
+  g_object_class_install_property (gobject_class, PROP_SCHEDULER,
+      g_param_spec_string ("scheduler", "Scheduler",
+          "Multipath packet scheduler: min-cost (least RTT/2 + queued/rate, "
+          "paper 003), wrr (weighted round robin by bandwidth), edcld, sfl "
+          "(water filling) or min-rtt", DEFAULT_SCHEDULER, rw));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class, "Octopus sink",
       "Sink/Network",
@@ -903,6 +1123,8 @@ gst_octopus_sink_init (GstOctopusSink *self)
   self->stats_interval = GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL;
   self->qualitative = DEFAULT_QUALITATIVE;
   octo_qframe_init (&self->frame);
+  self->paths = g_strdup (DEFAULT_PATHS);
+  self->scheduler = g_strdup (DEFAULT_SCHEDULER);
   self->wake_fd = -1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->drained);

@@ -37,4 +37,33 @@ PY
 )
 [ "${f[9]}" = "$util" ] || { echo "util ${f[9]}, expected $util"; exit 1; }
 echo "$out" | grep -q "SSIM (Wang 2004, Gaussian 11x11)"
+
+# multipath: one run over two links, a shim's stats each (the trace named in
+# it); utilisation per link is its down bytes out over its trace's capacity,
+# and over both the sums
+trace_b=$data/traces/network/5G-driving-1.down
+printf '{"config": {"down_trace": "%s"}, "users": [{"streams": [
+  {"direction": "down", "bytes_out": 120000}, {"direction": "up", "bytes_out": 5}]}]}\n' \
+  "$trace" > "$tmp/run-shim-a.json"
+printf '{"config": {"down_trace": "%s"}, "users": [{"streams": [
+  {"direction": "down", "bytes_out": 30000}]}]}\n' "$trace_b" > "$tmp/run-shim-b.json"
+out=$(/usr/bin/python3 "$summary" multipath "$tmp/run")
+echo "$out"
+expected=$(/usr/bin/python3 - "$trace" "$trace_b" "$tmp/run/frames.csv" <<'PY'
+import csv, sys
+caps = [float(r["capture_ms"]) for r in csv.DictReader(open(sys.argv[3]))]
+end = int(max(caps) + 1000 / 30 - min(caps)) + 500
+def capacity(path):
+    ms = [int(l) for l in open(path) if l.strip()]
+    return 1500 * sum(max(0, (end - 1 - t) // ms[-1] - (0 - t + ms[-1] - 1) // ms[-1] + 1)
+                      for t in ms)
+a, b = capacity(sys.argv[1]), capacity(sys.argv[2])
+print(f"a {100 * 120000 / a:.1f}, b {100 * 30000 / b:.1f} {100 * 150000 / (a + b):.1f}")
+PY
+)
+row=$(echo "$out" | sed -n 2p | tr -s ' ')
+case $row in
+  *"$expected") ;;
+  *) echo "multipath row '$row', expected it to end in '$expected'"; exit 1 ;;
+esac
 echo "summary: ok"

@@ -5,9 +5,10 @@
  *
  * Input: records of [address byte, ms since the last record, kind, ...]:
  * kind bit 0 set: a data packet built from the next 2 bytes (connection
- * id, msg_id; kind bit 1: only the first of two fragments); clear: raw
- * bytes, a length byte and that many.  Kind bit 2: service the table
- * after it. */
+ * id, msg_id; kind bit 1: one of two fragments, the second if bit 3 is
+ * set too, else the first), sent on path_id kind >> 4 (a multipath
+ * sender's paths, 8..15 out of range); clear: raw bytes, a length byte and
+ * that many.  Kind bit 2: service the table after it. */
 #include "transport/octo-peer-table.h"
 
 #include <stdint.h>
@@ -71,9 +72,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       octo_msg_info_init (&info);
       h.msg_id = data[i + 1];
       datagram = g_malloc (MTU);
-      len = octo_fragment_write (&h, &info, msg, msg_len, MTU, 0,
-          octo_fragment_count (msg_len, MTU), datagram);
+      len = octo_fragment_write (&h, &info, msg, msg_len, MTU,
+          (kind & 10) == 10 ? 1 : 0, octo_fragment_count (msg_len, MTU),
+          datagram);
       octo_data_stamp (datagram, data[i], data[i + 1], 0);
+      octo_data_stamp_path (datagram, kind >> 4);
       i += 2;
     } else {
       if (i + 1 > size)

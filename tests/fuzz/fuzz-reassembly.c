@@ -55,9 +55,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         st->partial_bytes > config.max_partial_bytes)
       abort ();
     guint8 ack[OCTO_ACK_MAX_LEN], nack[OCTO_NACK_LEN];
-    octo_receiver_poll_ack (r, now, ack);
+    octo_receiver_poll_ack (r, now, ack, NULL);
     OctoNack parsed;
-    while (octo_receiver_poll_nack (r, nack) > 0)
+    while (octo_receiver_poll_nack (r, nack, NULL) > 0)
       if (octo_nack_parse (nack, OCTO_NACK_LEN, &parsed) != OCTO_NACK_OK)
         abort ();
   }

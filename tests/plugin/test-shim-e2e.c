@@ -1,7 +1,8 @@
 /* End to end through octopus-shim: a case-1 stream (VP8 temporal-layer
  * trace, framerate tags) at about twice the rate of a constant link.  The
  * shim's Octopus queue sheds low-priority frames so base frames arrive and
- * latency stays bounded.  Needs OCTOPUS_SHIM and OCTOPUS_TRACE_DIR. */
+ * latency stays bounded; two shim links side by side carry one multipath
+ * stream.  Needs OCTOPUS_SHIM and OCTOPUS_TRACE_DIR. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gio/gio.h>
@@ -271,6 +272,118 @@ GST_START_TEST (test_restarted_sender_through_the_shim_is_judged_afresh)
 
 GST_END_TEST;
 
+/* A scripted constant link: one 1500-byte opportunity every @every_ms. */
+static gchar *
+constant_trace (guint every_ms)
+{
+  gchar *path, *line = g_strdup_printf ("%u\n", every_ms);
+  gint fd = g_file_open_tmp ("octo-link-XXXXXX", &path, NULL);
+
+  fail_unless (fd >= 0);
+  close (fd);
+  fail_unless (g_file_set_contents (path, line, -1, NULL));
+  g_free (line);
+  return path;
+}
+
+static guint64
+stat_u64 (GstElement *element, const gchar *field)
+{
+  GstStructure *stats;
+  guint64 v = 0;
+
+  g_object_get (element, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint64 (stats, field, &v), "no %s", field);
+  gst_structure_free (stats);
+  return v;
+}
+
+/* Two shim links side by side (1.5 and 3 Mbit/s scripted traces), one
+ * octopussink sending over both (min-cost) into one octopussrc: the
+ * receiver takes both shims' addresses as one sender, every key frame
+ * arrives, and more arrives than the slower link alone could carry. */
+GST_START_TEST (test_two_shim_links_carry_one_stream)
+{
+  GstHarness *rx = gst_harness_new_parse ("octopussrc port=0 stats-interval=0");
+  GstElement *src = gst_harness_find_element (rx, "octopussrc");
+  gchar *traces[2] = { constant_trace (8), constant_trace (4) };
+  Shim shims[2];
+  GError *err = NULL;
+  gint rx_port;
+  guint key_frames = 0;
+
+  gst_harness_play (rx);
+  g_object_get (src, "bound-port", &rx_port, NULL);
+  for (guint i = 0; i < 2; i++)
+    start_shim (&shims[i], traces[i], rx_port);
+
+  gchar *desc = g_strdup_printf ("octopustracesrc kind=temporal tag=false "
+      "num-buffers=150 location=%s/mot17-10-temp.trace ! "
+      "octopustag policy=framerate ! octopussink name=sink stats-interval=0 "
+      "scheduler=min-cost paths=\"127.0.0.1:%d,127.0.0.1:%d\"",
+      g_getenv ("OCTOPUS_TRACE_DIR"), shims[0].port, shims[1].port);
+  GstElement *tx = gst_parse_launch (desc, &err);
+  fail_unless (tx != NULL, "%s", err ? err->message : "");
+  gint64 start = g_get_monotonic_time ();
+  gst_element_set_state (tx, GST_STATE_PLAYING);
+  GstMessage *msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (tx),
+      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+
+  gint64 quiet_since = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - quiet_since < 500000) {
+    GstBuffer *buf = gst_harness_try_pull (rx);
+    if (!buf) {
+      g_usleep (10000);
+      continue;
+    }
+    quiet_since = g_get_monotonic_time ();
+    key_frames += gst_buffer_get_octopus_meta (buf)->priority == 0;
+    gst_buffer_unref (buf);
+  }
+  gdouble seconds = (quiet_since - start) / 1e6;
+
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (tx), "sink");
+  GstStructure *stats;
+  g_object_get (sink, "stats", &stats, NULL);
+  const GValue *paths = gst_structure_get_value (stats, "paths");
+  fail_unless (paths && gst_value_array_get_size (paths) == 2);
+  for (guint i = 0; i < 2; i++) {
+    const GstStructure *p = gst_value_get_structure
+        (gst_value_array_get_value (paths, i));
+    guint64 acked = 0;
+
+    fail_unless (gst_structure_get_uint64 (p, "packets-acked", &acked));
+    fail_unless (acked > 0, "nothing acked over link %u", i);
+  }
+  gst_structure_free (stats);
+  gst_object_unref (sink);
+  gst_element_set_state (tx, GST_STATE_NULL);
+  gst_object_unref (tx);
+  for (guint i = 0; i < 2; i++)
+    stop_shim (&shims[i]);
+
+  guint64 delivered = stat_u64 (src, "bytes-delivered");
+  GST_INFO ("%u key frames, %" G_GUINT64_FORMAT " bytes in %.1f s",
+      key_frames, delivered, seconds);
+  fail_unless_equals_uint64 (stat_u64 (src, "addresses-joined"), 1);
+  fail_unless (key_frames >= 18, "key frames lost: %u of 19", key_frames);
+  /* the 1.5 Mbit/s link alone: 187,500 bytes a second, headers included */
+  fail_unless (delivered > 187500 * seconds, "%" G_GUINT64_FORMAT
+      " bytes in %.1f s fit the slower link alone", delivered, seconds);
+
+  g_free (desc);
+  for (guint i = 0; i < 2; i++) {
+    g_unlink (traces[i]);
+    g_free (traces[i]);
+  }
+  gst_object_unref (src);
+  gst_harness_teardown (rx);
+}
+
+GST_END_TEST;
+
 static Suite *
 octopus_shim_e2e_suite (void)
 {
@@ -281,6 +394,7 @@ octopus_shim_e2e_suite (void)
   tcase_set_timeout (tc, 90);
   tcase_add_test (tc, test_octopus_queue_sheds_low_priority_on_slow_link);
   tcase_add_test (tc, test_restarted_sender_through_the_shim_is_judged_afresh);
+  tcase_add_test (tc, test_two_shim_links_carry_one_stream);
   return s;
 }
 

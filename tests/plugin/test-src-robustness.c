@@ -98,10 +98,12 @@ send_to (gint fd, gint port, const guint8 *data, gsize len)
           sizeof to) == (gssize) len);
 }
 
-/* Sends fragment @index of message @id, @msg_len bytes, on stream 0. */
+/* Sends fragment @index of message @id, @msg_len bytes, on stream 0 of
+ * connection @conn (a sender's own; several addresses naming one are one
+ * multipath sender). */
 static void
-send_fragment (gint fd, gint port, guint32 seq, guint32 id, gsize msg_len,
-    guint32 index, OctoTime capture_time)
+send_fragment (gint fd, gint port, guint32 conn, guint32 seq, guint32 id,
+    gsize msg_len, guint32 index, OctoTime capture_time)
 {
   static guint8 *zeros;
   OctoHeader h = {.msg_id = id };
@@ -115,7 +117,7 @@ send_fragment (gint fd, gint port, guint32 seq, guint32 id, gsize msg_len,
   info.capture_time = capture_time;
   gsize n = octo_fragment_write (&h, &info, zeros, msg_len, MTU, index,
       octo_fragment_count (msg_len, MTU), pkt);
-  octo_data_stamp (pkt, 0, seq, 0);
+  octo_data_stamp (pkt, conn, seq, 0);
   send_to (fd, port, pkt, n);
 }
 
@@ -140,7 +142,8 @@ warning_posted (Receiver *r)
 
 /* One byte from each of 20 sockets, then the first fragment of a message
  * that never completes (a valid header: CRC-8 is easily forged) from 16
- * more: a real sender still gets every message, the junk made no peers
+ * more, each naming its own connection (a forger cannot know another's):
+ * a real sender still gets every message, the junk made no peers
  * and the forged senders made room, with a warning. */
 GST_START_TEST (test_junk_and_forged_senders_do_not_lock_out_a_sender)
 {
@@ -158,13 +161,13 @@ GST_START_TEST (test_junk_and_forged_senders_do_not_lock_out_a_sender)
 
   for (guint i = 0; i < G_N_ELEMENTS (forged); i++) {
     forged[i] = sender_socket ();
-    send_fragment (forged[i], r.port, 0, 0, 3 * MTU, 0, OCTO_TIME_NONE);
+    send_fragment (forged[i], r.port, i + 1, 0, 0, 3 * MTU, 0, OCTO_TIME_NONE);
   }
   fail_unless (wait_stat (&r, "packets-received", G_N_ELEMENTS (forged)));
   fail_unless_equals_uint64 (get_stat (&r, "peers"), 16);
 
   for (guint i = 0; i < 5; i++)
-    send_fragment (real, r.port, i, i, 100, 0, OCTO_TIME_NONE);
+    send_fragment (real, r.port, 100, i, i, 100, 0, OCTO_TIME_NONE);
   pull_messages (&r, 5);
   fail_unless_equals_uint64 (get_stat (&r, "peers-evicted"), 1);
   fail_unless_equals_uint64 (get_stat (&r, "peers-refused"), 0);
@@ -187,14 +190,14 @@ GST_START_TEST (test_idle_sender_expires_and_frees_its_place)
   gint first = sender_socket (), second = sender_socket ();
 
   receiver_start (&r, "max-peers=1 peer-timeout=50");
-  send_fragment (first, r.port, 0, 0, 100, 0, OCTO_TIME_NONE);
+  send_fragment (first, r.port, 1, 0, 0, 100, 0, OCTO_TIME_NONE);
   pull_messages (&r, 1);
   fail_unless (wait_stat (&r, "peers-expired", 1));
   fail_unless_equals_uint64 (get_stat (&r, "peers"), 0);
   /* Counters of a forgotten sender stay in stats. */
   fail_unless_equals_uint64 (get_stat (&r, "messages-delivered"), 1);
 
-  send_fragment (second, r.port, 0, 0, 100, 0, OCTO_TIME_NONE);
+  send_fragment (second, r.port, 2, 0, 0, 100, 0, OCTO_TIME_NONE);
   pull_messages (&r, 1);
   fail_unless_equals_uint64 (get_stat (&r, "peers-refused"), 0);
   fail_unless_equals_uint64 (get_stat (&r, "peers-evicted"), 0);
@@ -217,8 +220,8 @@ GST_START_TEST (test_partials_of_many_senders_stay_within_total_and_expire)
   receiver_start (&r, "timeout=200 max-total-partial-bytes=33554432");
   for (guint i = 0; i < G_N_ELEMENTS (fd); i++) {
     fd[i] = sender_socket ();
-    send_fragment (fd[i], r.port, 0, 0, 8 * 1024 * 1024, 0, OCTO_TIME_NONE);
-    send_fragment (fd[i], r.port, 1, 0, 8 * 1024 * 1024, 1, OCTO_TIME_NONE);
+    send_fragment (fd[i], r.port, i + 1, 0, 0, 8 * 1024 * 1024, 0, OCTO_TIME_NONE);
+    send_fragment (fd[i], r.port, i + 1, 1, 0, 8 * 1024 * 1024, 1, OCTO_TIME_NONE);
   }
   fail_unless (wait_stat (&r, "packets-received", 2 * G_N_ELEMENTS (fd)));
   fail_unless (get_stat (&r, "partial-bytes") <= total);
@@ -248,9 +251,9 @@ GST_START_TEST (test_absurd_capture_times_are_rejected_from_latency)
   gst_object_unref (clock);
   fail_unless (now > 120 * GST_SECOND, "clock too young for this test");
   receiver_start (&r, "");
-  send_fragment (fd, r.port, 0, 0, 100, 0, now + 3600 * GST_SECOND);
-  send_fragment (fd, r.port, 1, 1, 100, 0, now - 120 * GST_SECOND);
-  send_fragment (fd, r.port, 2, 2, 100, 0, now);
+  send_fragment (fd, r.port, 0, 0, 0, 100, 0, now + 3600 * GST_SECOND);
+  send_fragment (fd, r.port, 0, 1, 1, 100, 0, now - 120 * GST_SECOND);
+  send_fragment (fd, r.port, 0, 2, 2, 100, 0, now);
   pull_messages (&r, 3);
   fail_unless_equals_uint64 (get_stat (&r, "latency-samples-rejected"), 2);
   fail_unless (get_stat (&r, "latency-p50") < 60 * GST_SECOND);

@@ -71,6 +71,42 @@ test_help_says_what_is_required (void)
   g_free (err);
 }
 
+/* --extra-link belongs to --shell and says what it takes; at most four
+ * links.  Usage errors: status 2, the reason first. */
+static void
+test_extra_link_errors_say_what_is_wrong (void)
+{
+  static const struct {
+    const gchar *args[9];
+    const gchar *reason;
+  } cases[] = {
+    {{"--route=127.0.0.1:0=127.0.0.1:9", "--delay-ms=1",
+      "--extra-link=delay-ms=5", NULL},
+      "octopus-shim: --extra-link needs --shell (in relay mode run a shim "
+      "per link)\n"},
+    {{"--shell", "--delay-ms=1", "--extra-link=delay=5", "--", "true", NULL},
+      "octopus-shim: --extra-link 'delay=5' is not down=FILE[,up=FILE]"
+      "[,delay-ms=N]\n"},
+    {{"--shell", "--delay-ms=1", "--extra-link=delay-ms=-1", "--", "true",
+      NULL},
+      "octopus-shim: --extra-link 'delay-ms=-1' is not down=FILE[,up=FILE]"
+      "[,delay-ms=N]\n"},
+    {{"--shell", "--delay-ms=1", "--extra-link=delay-ms=1",
+      "--extra-link=delay-ms=2", "--extra-link=delay-ms=3",
+      "--extra-link=delay-ms=4", "--", "true"},
+      "octopus-shim: --extra-link: at most 4 links\n"},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *out, *err;
+
+    g_assert_cmpint (run_shim (cases[i].args, &out, &err), ==, 2);
+    g_assert_true (g_str_has_prefix (err, cases[i].reason));
+    g_free (out);
+    g_free (err);
+  }
+}
+
 /* A file that cannot be read has no line number; the reason is the
  * system's; nothing outside ASCII in the C locale. */
 static void
@@ -328,6 +364,8 @@ main (int argc, char **argv)
   g_assert_nonnull (g_getenv ("OCTOPUS_SHIM"));
   g_test_add_func ("/shim/cli/absurd-buffer-is-refused-with-the-bound",
       test_absurd_buffer_is_refused_with_the_bound);
+  g_test_add_func ("/shim/cli/extra-link-errors-say-what-is-wrong",
+      test_extra_link_errors_say_what_is_wrong);
   g_test_add_func ("/shim/cli/help-says-what-is-required",
       test_help_says_what_is_required);
   g_test_add_func ("/shim/cli/unreadable-trace-names-the-file-and-the-reason",

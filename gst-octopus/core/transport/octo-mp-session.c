@@ -138,6 +138,12 @@ octo_mp_session_n_paths (const OctoMpSession *session)
   return session->n_paths;
 }
 
+const gchar *
+octo_mp_session_scheduler (const OctoMpSession *session)
+{
+  return octo_sched_name (session->sched);
+}
+
 OctoSendPath *
 octo_mp_session_path (const OctoMpSession *session, guint i)
 {
@@ -495,6 +501,22 @@ octo_mp_session_bandwidth (const OctoMpSession *s)
     if (s->paths[i].stats.up)
       bw += octo_send_path_bandwidth (s->paths[i].path);
   return bw;
+}
+
+void
+octo_mp_session_update (OctoMpSession *s)
+{
+  update_bandwidth (s);
+}
+
+guint64
+octo_mp_session_queued_bytes (const OctoMpSession *s)
+{
+  guint64 n = octo_engine_queued_bytes (s->engine);
+
+  for (guint i = 0; i < s->n_paths; i++)
+    n += s->paths[i].stats.queued_bytes;
+  return n;
 }
 
 guint32

@@ -80,6 +80,8 @@ OctoMpSession *octo_mp_session_new (const OctoMpSessionConfig *config,
 void octo_mp_session_free (OctoMpSession *session);
 
 guint octo_mp_session_n_paths (const OctoMpSession *session);
+/* The scheduler's name. */
+const gchar *octo_mp_session_scheduler (const OctoMpSession *session);
 OctoSendPath *octo_mp_session_path (const OctoMpSession *session, guint i);
 
 /* Queues @packet of a message captured at @capture (OCTO_TIME_NONE:
@@ -112,6 +114,11 @@ void octo_mp_session_on_ack (OctoMpSession *session, guint path,
 
 /* The send buffer's bandwidth: the sum of the live paths' estimates. */
 guint64 octo_mp_session_bandwidth (const OctoMpSession *session);
+/* After a path's estimate may have changed other than by an ACK (a QUCO
+ * NACK): the pacers and the send buffer take the new rates. */
+void octo_mp_session_update (OctoMpSession *session);
+/* In the send buffer and the paths' pacers. */
+guint64 octo_mp_session_queued_bytes (const OctoMpSession *session);
 guint32 octo_mp_session_queued_packets (const OctoMpSession *session);
 void octo_mp_session_path_stats (const OctoMpSession *session, guint path,
     OctoMpPathStats *stats);

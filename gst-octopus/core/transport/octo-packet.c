@@ -138,6 +138,12 @@ octo_data_stamp (guint8 *packet, guint32 conn_id, guint32 seq,
   octo_put_u32 (packet + OCTO_WIRE_HEADER_LEN + 12, send_time_us);
 }
 
+void
+octo_data_stamp_path (guint8 *packet, guint8 path_id)
+{
+  packet[OCTO_WIRE_HEADER_LEN + 2] = path_id;
+}
+
 gboolean
 octo_data_is_padding (const guint8 *data, gsize len)
 {

@@ -21,8 +21,8 @@
  * flags: OCTO_DATA_FLAG_CHUNKED marks a qualitative packet (paper 004,
  * octo-qpacket.h): its payload ends in a QUCO chunk trailer that queues may
  * trim, so its length is not checked against msg_len and offset is 0.
- * path_id and the reserved byte are reserved (multipath): senders write 0;
- * receivers pass path_id on and act on it not yet.
+ * path_id: the path a multipath sender sent it on (0: the only path),
+ * which numbers each path's seqs on its own; the reserved byte is 0.
  *
  * A control packet starts with a byte in 0x04..0x07, outside the Octopus
  * data range, so routers pass it as plain traffic.  An ACK (0x04):
@@ -32,9 +32,10 @@
  *   n_ranges x { first_seq (u32)  last_seq (u32) }   newest range first
  *
  * conn_id echoes the data packets'.  Every ACK repeats the newest received
- * ranges, so a lost ACK costs nothing but latency.  path_id and flags are
- * reserved (multipath; 0x01: a receive-timestamp block follows the ranges):
- * senders write 0, parsers pass them on and nothing acts on them yet.  The
+ * ranges, so a lost ACK costs nothing but latency.  path_id names the path
+ * whose seqs the ranges are (multipath; 0: the only path).  flags are
+ * reserved (0x01: a receive-timestamp block follows the ranges): senders
+ * write 0, parsers pass them on and nothing acts on them yet.  The
  * reserved u16 must be 0.  A NACK (0x05, paper 004 Algorithm 2) reports one
  * data packet whose chunks a queue trimmed:
  *
@@ -89,7 +90,7 @@ void octo_msg_info_init (OctoMsgInfo *info);
 typedef struct {
   OctoHeader header;
   guint8 flags;                 /* OCTO_DATA_FLAG_* */
-  guint8 path_id;               /* reserved (multipath) */
+  guint8 path_id;               /* multipath: the path sent on */
   guint32 conn_id;
   guint32 seq;
   guint32 send_time_us;
@@ -136,6 +137,9 @@ gsize octo_fragment_write_prefix (const OctoHeader *params,
 void octo_data_stamp (guint8 *packet, guint32 conn_id, guint32 seq,
     guint32 send_time_us);
 
+/* Names the path a multipath sender sends it on (0: the only path). */
+void octo_data_stamp_path (guint8 *packet, guint8 path_id);
+
 /* @header_result (nullable) receives the header parser's verdict. */
 OctoDataParseResult octo_data_parse (const guint8 *data, gsize len,
     OctoDataPacket *out, OctoParseResult *header_result);
@@ -173,7 +177,7 @@ typedef struct {
 
 typedef struct {
   guint32 conn_id;              /* echoes the data packets' */
-  guint8 path_id;               /* reserved (multipath) */
+  guint8 path_id;               /* multipath: whose seqs the ranges are */
   guint8 flags;                 /* reserved (OCTO_ACK_FLAG_TIMESTAMPS) */
   guint32 ack_delay_us;         /* receiver hold time of ranges[0].last */
   guint n_ranges;

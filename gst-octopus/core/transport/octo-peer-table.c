@@ -3,18 +3,35 @@
 
 #include <string.h>
 
+typedef struct _Sender Sender;
+
+/* One address a sender sends from (one path, or several sharing it). */
 typedef struct {
-  OctoPeer peer;                /* first: an OctoPeer * is a Peer * */
+  OctoPeer peer;                /* first: an OctoPeer * is an Address * */
+  Sender *sender;
+} Address;
+
+/* One sender (one connection id at a time): its receiver, fed by every
+ * address it sends from. */
+struct _Sender {
   OctoPeerTable *table;
-} Peer;
+  OctoReceiver *receiver;
+  Address *addrs[OCTO_PEER_MAX_ADDRS];
+  guint n_addrs;
+  /* where each path's ACKs go: the address of its last packet taken */
+  Address *path_addr[OCTO_RECEIVER_MAX_PATHS];
+  Address *current;             /* feeding the receiver now */
+  OctoTime last_packet;         /* of any of its addresses */
+};
 
 struct _OctoPeerTable {
   OctoPeerTableConfig config;
   OctoPeerMessageFunc on_message;
   gpointer user_data;
-  GHashTable *peers;            /* OctoPeer (its address) -> Peer */
+  GHashTable *addrs;            /* OctoPeer (its address) -> Address */
+  GPtrArray *senders;           /* Sender* */
   OctoPartialBudget budget;
-  OctoReceiverStats retired;    /* counters of peers removed */
+  OctoReceiverStats retired;    /* counters of senders removed */
   OctoPeerTableStats stats;
 };
 
@@ -50,18 +67,12 @@ peer_addr_equal (gconstpointer x, gconstpointer y)
 }
 
 static void
-peer_free (Peer *peer)
-{
-  octo_receiver_free (peer->peer.receiver);
-  g_free (peer);
-}
-
-static void
 on_receiver_message (OctoMessage *msg, gpointer user_data)
 {
-  Peer *peer = user_data;
+  Sender *sender = user_data;
 
-  peer->table->on_message (msg, &peer->peer, peer->table->user_data);
+  sender->table->on_message (msg, &sender->current->peer,
+      sender->table->user_data);
 }
 
 OctoPeerTable *
@@ -72,10 +83,18 @@ octo_peer_table_new (const OctoPeerTableConfig *config,
 
   t->on_message = on_message;
   t->user_data = user_data;
-  t->peers = g_hash_table_new_full (peer_addr_hash, peer_addr_equal, NULL,
-      (GDestroyNotify) peer_free);
+  t->addrs = g_hash_table_new_full (peer_addr_hash, peer_addr_equal, NULL,
+      g_free);
+  t->senders = g_ptr_array_new ();
   octo_peer_table_configure (t, config);
   return t;
+}
+
+static void
+sender_free (Sender *sender)
+{
+  octo_receiver_free (sender->receiver);
+  g_free (sender);
 }
 
 void
@@ -83,7 +102,10 @@ octo_peer_table_free (OctoPeerTable *t)
 {
   if (!t)
     return;
-  g_hash_table_unref (t->peers);
+  g_hash_table_unref (t->addrs);
+  for (guint i = 0; i < t->senders->len; i++)
+    sender_free (g_ptr_array_index (t->senders, i));
+  g_ptr_array_free (t->senders, TRUE);
   g_free (t);
 }
 
@@ -124,40 +146,89 @@ add_counters (OctoReceiverStats *sum, const OctoReceiverStats *st)
   sum->messages_refused += st->messages_refused;
   sum->messages_inconsistent += st->messages_inconsistent;
   sum->messages_abandoned += st->messages_abandoned;
+  sum->messages_lost_across_paths += st->messages_lost_across_paths;
+  sum->packets_bad_path += st->packets_bad_path;
   sum->connections_replaced += st->connections_replaced;
   sum->packets_stale += st->packets_stale;
 }
 
 /* The peer to drop for a new one, or NULL. */
-static Peer *
-peer_to_evict (OctoPeerTable *t, OctoTime now)
+/* The sender to drop for a new one, or NULL. */
+static Sender *
+sender_to_evict (OctoPeerTable *t, OctoTime now)
 {
-  GHashTableIter iter;
-  gpointer value;
-  Peer *unproven = NULL, *idle = NULL;
+  Sender *unproven = NULL, *idle = NULL;
 
-  g_hash_table_iter_init (&iter, t->peers);
-  while (g_hash_table_iter_next (&iter, NULL, &value)) {
-    Peer *p = value;
-    if (octo_receiver_get_stats (p->peer.receiver)->messages_delivered == 0) {
-      if (!unproven || p->peer.last_packet < unproven->peer.last_packet)
-        unproven = p;
-    } else if (!idle || p->peer.last_packet < idle->peer.last_packet) {
-      idle = p;
+  for (guint i = 0; i < t->senders->len; i++) {
+    Sender *s = g_ptr_array_index (t->senders, i);
+    if (octo_receiver_get_stats (s->receiver)->messages_delivered == 0) {
+      if (!unproven || s->last_packet < unproven->last_packet)
+        unproven = s;
+    } else if (!idle || s->last_packet < idle->last_packet) {
+      idle = s;
     }
   }
   if (unproven)
     return unproven;
-  if (idle && idle->peer.last_packet + t->config.evictable_idle <= now)
+  if (idle && idle->last_packet + t->config.evictable_idle <= now)
     return idle;
   return NULL;
 }
 
+/* Forgets @a; its sender too when it was the sender's last address. */
 static void
-remove_peer (OctoPeerTable *t, Peer *peer)
+remove_address (OctoPeerTable *t, Address *a)
 {
-  add_counters (&t->retired, octo_receiver_get_stats (peer->peer.receiver));
-  g_hash_table_remove (t->peers, &peer->peer);
+  Sender *s = a->sender;
+
+  for (guint i = 0; i < s->n_addrs; i++)
+    if (s->addrs[i] == a)
+      s->addrs[i] = s->addrs[--s->n_addrs];
+  for (guint p = 0; p < OCTO_RECEIVER_MAX_PATHS; p++)
+    if (s->path_addr[p] == a)
+      s->path_addr[p] = NULL;
+  g_hash_table_remove (t->addrs, &a->peer);
+  if (s->n_addrs > 0)
+    return;
+  add_counters (&t->retired, octo_receiver_get_stats (s->receiver));
+  g_ptr_array_remove_fast (t->senders, s);
+  sender_free (s);
+}
+
+static void
+remove_sender (OctoPeerTable *t, Sender *s)
+{
+  while (s->n_addrs > 1)
+    remove_address (t, s->addrs[0]);
+  remove_address (t, s->addrs[0]);
+}
+
+/* The sender whose current connection is @conn_id, or NULL. */
+static Sender *
+sender_of_connection (OctoPeerTable *t, guint32 conn_id)
+{
+  for (guint i = 0; i < t->senders->len; i++) {
+    Sender *s = g_ptr_array_index (t->senders, i);
+    guint32 id;
+
+    if (octo_receiver_connection (s->receiver, &id) && id == conn_id)
+      return s;
+  }
+  return NULL;
+}
+
+static Address *
+add_address (OctoPeerTable *t, Sender *s, const void *addr, gsize addr_len)
+{
+  Address *a = g_new0 (Address, 1);
+
+  a->peer.addr_len = addr_len;
+  memcpy (a->peer.addr, addr, addr_len);
+  a->peer.receiver = s->receiver;
+  a->sender = s;
+  s->addrs[s->n_addrs++] = a;
+  g_hash_table_insert (t->addrs, &a->peer, a);
+  return a;
 }
 
 OctoPeerReceiveResult
@@ -165,8 +236,10 @@ octo_peer_table_receive (OctoPeerTable *t, const void *addr, gsize addr_len,
     const guint8 *data, gsize len, OctoTime now, OctoDataParseResult *parse)
 {
   OctoPeer key;
-  Peer *peer;
+  Address *a;
+  Sender *s;
   OctoDataParseResult res;
+  gint path;
 
   if (octo_packet_is_control (data, len)) {
     t->stats.packets_control++;
@@ -175,8 +248,8 @@ octo_peer_table_receive (OctoPeerTable *t, const void *addr, gsize addr_len,
   addr_len = MIN (addr_len, (gsize) OCTO_PEER_ADDR_MAX);
   key.addr_len = addr_len;
   memcpy (key.addr, addr, addr_len);
-  peer = g_hash_table_lookup (t->peers, &key);
-  if (!peer) {
+  a = g_hash_table_lookup (t->addrs, &key);
+  if (!a) {
     OctoDataPacket pkt;
 
     res = octo_data_parse (data, len, &pkt, NULL);
@@ -188,28 +261,60 @@ octo_peer_table_receive (OctoPeerTable *t, const void *addr, gsize addr_len,
         *parse = res;
       return OCTO_PEER_UNKNOWN_INVALID;
     }
-    if (g_hash_table_size (t->peers) >= t->config.max_peers) {
-      Peer *victim = peer_to_evict (t, now);
-      if (!victim) {
-        t->stats.peers_refused++;
-        return OCTO_PEER_REFUSED;
-      }
-      t->stats.peers_evicted++;
-      remove_peer (t, victim);
+    /* Another path of a sender we know: it names that sender's
+     * unpredictable connection id (docs/design.md §5, multipath). */
+    s = sender_of_connection (t, pkt.conn_id);
+    if (s && s->n_addrs >= OCTO_PEER_MAX_ADDRS) {
+      t->stats.addresses_refused++;
+      return OCTO_PEER_REFUSED;
     }
-    peer = g_new0 (Peer, 1);
-    peer->peer.addr_len = addr_len;
-    memcpy (peer->peer.addr, addr, addr_len);
-    peer->table = t;
-    peer->peer.receiver = octo_receiver_new (&t->config.receiver,
-        on_receiver_message, peer);
-    g_hash_table_insert (t->peers, &peer->peer, peer);
+    if (s) {
+      t->stats.addresses_joined++;
+    } else {
+      if (t->senders->len >= t->config.max_peers) {
+        Sender *victim = sender_to_evict (t, now);
+        if (!victim) {
+          t->stats.peers_refused++;
+          return OCTO_PEER_REFUSED;
+        }
+        t->stats.peers_evicted++;
+        remove_sender (t, victim);
+      }
+      s = g_new0 (Sender, 1);
+      s->table = t;
+      s->receiver = octo_receiver_new (&t->config.receiver,
+          on_receiver_message, s);
+      g_ptr_array_add (t->senders, s);
+    }
+    a = add_address (t, s, addr, addr_len);
   }
-  peer->peer.last_packet = now;
-  res = octo_receiver_on_packet (peer->peer.receiver, data, len, now);
+  s = a->sender;
+  a->peer.last_packet = s->last_packet = now;
+  s->current = a;
+  res = octo_receiver_on_path_packet (s->receiver, data, len, now, &path);
+  if (path >= 0)
+    s->path_addr[path] = a;
   if (parse)
     *parse = res;
   return OCTO_PEER_TAKEN;
+}
+
+/* Hands @s's due ACKs and NACKs, each to the address of its path. */
+static void
+send_feedback (Sender *s, OctoTime now, OctoPeerAckFunc send_ack,
+    gpointer user_data)
+{
+  guint8 buf[OCTO_ACK_MAX_LEN];
+  guint8 path;
+  gsize len;
+
+  while ((len = octo_receiver_poll_ack (s->receiver, now, buf, &path)) > 0)
+    if (s->path_addr[path])
+      send_ack (&s->path_addr[path]->peer, buf, len, user_data);
+  /* QUCO: one NACK per packet a queue trimmed */
+  while ((len = octo_receiver_poll_nack (s->receiver, buf, &path)) > 0)
+    if (s->path_addr[path])
+      send_ack (&s->path_addr[path]->peer, buf, len, user_data);
 }
 
 OctoTime
@@ -219,29 +324,31 @@ octo_peer_table_service (OctoPeerTable *t, OctoTime now,
   GHashTableIter iter;
   gpointer value;
   OctoTime next = OCTO_TIME_NONE;
-  guint8 ack[OCTO_ACK_MAX_LEN];
+  GPtrArray *silent = g_ptr_array_new ();
 
-  g_hash_table_iter_init (&iter, t->peers);
-  while (g_hash_table_iter_next (&iter, NULL, &value)) {
-    Peer *peer = value;
-    gsize len;
+  /* addresses silent for peer_timeout go; a sender with its last */
+  g_hash_table_iter_init (&iter, t->addrs);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (((Address *) value)->peer.last_packet + t->config.peer_timeout <= now)
+      g_ptr_array_add (silent, value);
+  for (guint i = 0; i < silent->len; i++) {
+    Address *a = g_ptr_array_index (silent, i);
 
-    if (peer->peer.last_packet + t->config.peer_timeout <= now) {
+    if (a->sender->n_addrs == 1)
       t->stats.peers_expired++;
-      add_counters (&t->retired,
-          octo_receiver_get_stats (peer->peer.receiver));
-      g_hash_table_iter_remove (&iter);
-      continue;
-    }
-    octo_receiver_on_timer (peer->peer.receiver, now);
-    len = octo_receiver_poll_ack (peer->peer.receiver, now, ack);
-    if (len > 0)
-      send_ack (&peer->peer, ack, len, user_data);
-    /* QUCO: one NACK per packet a queue trimmed */
-    while ((len = octo_receiver_poll_nack (peer->peer.receiver, ack)) > 0)
-      send_ack (&peer->peer, ack, len, user_data);
-    next = MIN (next, octo_receiver_next_deadline (peer->peer.receiver));
-    next = MIN (next, peer->peer.last_packet + t->config.peer_timeout);
+    remove_address (t, a);
+  }
+  g_ptr_array_free (silent, TRUE);
+
+  for (guint i = 0; i < t->senders->len; i++) {
+    Sender *s = g_ptr_array_index (t->senders, i);
+
+    octo_receiver_on_timer (s->receiver, now);
+    send_feedback (s, now, send_ack, user_data);
+    next = MIN (next, octo_receiver_next_deadline (s->receiver));
+    for (guint k = 0; k < s->n_addrs; k++)
+      next = MIN (next, s->addrs[k]->peer.last_packet +
+          t->config.peer_timeout);
   }
   return next;
 }
@@ -249,7 +356,7 @@ octo_peer_table_service (OctoPeerTable *t, OctoTime now,
 guint
 octo_peer_table_size (const OctoPeerTable *t)
 {
-  return g_hash_table_size (t->peers);
+  return t->senders->len;
 }
 
 const OctoPeerTableStats *
@@ -261,14 +368,10 @@ octo_peer_table_get_stats (const OctoPeerTable *t)
 void
 octo_peer_table_receiver_stats (const OctoPeerTable *t, OctoReceiverStats *sum)
 {
-  GHashTableIter iter;
-  gpointer value;
-
   *sum = t->retired;
-  g_hash_table_iter_init (&iter, t->peers);
-  while (g_hash_table_iter_next (&iter, NULL, &value)) {
-    const OctoReceiverStats *st =
-        octo_receiver_get_stats (((Peer *) value)->peer.receiver);
+  for (guint i = 0; i < t->senders->len; i++) {
+    const OctoReceiverStats *st = octo_receiver_get_stats (((Sender *)
+            g_ptr_array_index (t->senders, i))->receiver);
     add_counters (sum, st);
     sum->partial_messages += st->partial_messages;
   }

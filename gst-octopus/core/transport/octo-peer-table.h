@@ -10,6 +10,16 @@
  * least recently heard one if it has been idle for evictable_idle; else
  * the newcomer is refused.
  *
+ * A multipath sender sends from several addresses (one per path, or paths
+ * sharing one): a datagram from an unknown address that names the current
+ * connection id of a known sender is another address of that sender (at
+ * most OCTO_PEER_MAX_ADDRS), so its packets join the same reassembly and
+ * delivery order.  The id is drawn unpredictably per connection, so an
+ * off-path host cannot join a sender's stream (it guesses 1 in 2^32), and
+ * a joined address takes no room in the table.  Each path's ACKs (and
+ * NACKs) go to the address its last packet came from; an address expires
+ * after peer_timeout of silence, the sender with its last address.
+ *
  * Addresses are opaque bytes (a sockaddr in octopussrc); time is a
  * parameter. */
 #pragma once
@@ -19,6 +29,8 @@
 G_BEGIN_DECLS
 
 #define OCTO_PEER_ADDR_MAX 128
+/* Addresses one sender may send from. */
+#define OCTO_PEER_MAX_ADDRS OCTO_RECEIVER_MAX_PATHS
 
 typedef struct {
   guint max_peers;
@@ -35,6 +47,7 @@ typedef struct {
 
 void octo_peer_table_config_init (OctoPeerTableConfig *config);
 
+/* One address of a sender; all of a sender's share its receiver. */
 typedef struct {
   guint8 addr[OCTO_PEER_ADDR_MAX];
   gsize addr_len;
@@ -47,14 +60,18 @@ typedef struct {
   guint64 packets_invalid;      /* from unknown senders, not a data packet */
   guint64 packets_bad_version;  /* ... of them, another transport version */
   guint64 peers_refused, peers_evicted, peers_expired;
+  guint64 addresses_joined;     /* another address of a known sender */
+  guint64 addresses_refused;    /* ... beyond OCTO_PEER_MAX_ADDRS */
 } OctoPeerTableStats;
 
 typedef struct _OctoPeerTable OctoPeerTable;
 
-/* A complete message from @peer (see OctoMessageFunc for ownership). */
+/* A complete message; @peer: the address whose packet completed it (see
+ * OctoMessageFunc for ownership). */
 typedef void (*OctoPeerMessageFunc) (OctoMessage *msg, const OctoPeer *peer,
     gpointer user_data);
-/* A control datagram due to @peer: an ACK, or a QUCO NACK. */
+/* A control datagram due to @peer (the address of its path): an ACK, or a
+ * QUCO NACK. */
 typedef void (*OctoPeerAckFunc) (const OctoPeer *peer, const guint8 *ack,
     gsize len, gpointer user_data);
 
@@ -71,7 +88,8 @@ typedef enum {
   OCTO_PEER_TAKEN,              /* a peer's receiver took it (or counted it) */
   OCTO_PEER_CONTROL,            /* an ACK-type datagram, ignored */
   OCTO_PEER_UNKNOWN_INVALID,    /* unknown sender, not a data packet */
-  OCTO_PEER_REFUSED,            /* a new sender, the table is full */
+  OCTO_PEER_REFUSED,            /* a new sender, the table is full (or a
+                                 * sender's address beyond its limit) */
 } OctoPeerReceiveResult;
 
 /* One datagram from @addr.  On OCTO_PEER_TAKEN, @parse (nullable) gets the
@@ -86,6 +104,7 @@ OctoPeerReceiveResult octo_peer_table_receive (OctoPeerTable *table,
 OctoTime octo_peer_table_service (OctoPeerTable *table, OctoTime now,
     OctoPeerAckFunc send_ack, gpointer user_data);
 
+/* Senders (not addresses). */
 guint octo_peer_table_size (const OctoPeerTable *table);
 const OctoPeerTableStats *octo_peer_table_get_stats (const OctoPeerTable *table);
 /* Every receiver's counters, of peers removed too, and the current

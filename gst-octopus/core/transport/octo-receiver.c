@@ -20,6 +20,7 @@ typedef struct {
   guint8 *bitmap;
   OctoQMessage *qmessage;       /* qualitative (chunked) messages only */
   OctoTime first_arrival;
+  guint8 paths;                 /* bit p: a fragment came over path_id p */
   GList *link;                  /* in OctoReceiver.by_age */
 } Partial;
 
@@ -33,7 +34,7 @@ struct _OctoReceiver {
   OctoReceiverConfig config;
   OctoMessageFunc func;
   gpointer user_data;
-  OctoAcker acker;
+  OctoAcker ackers[OCTO_RECEIVER_MAX_PATHS];  /* by path_id */
   GHashTable *partials;         /* &key -> Partial */
   GQueue by_age;                /* oldest first */
   GHashTable *streams;          /* stream_id -> StreamState */
@@ -75,7 +76,8 @@ octo_receiver_new (const OctoReceiverConfig *config, OctoMessageFunc func,
   r->config.max_partial_messages = MAX (r->config.max_partial_messages, 1);
   r->func = func;
   r->user_data = user_data;
-  octo_acker_init (&r->acker, config->ack_every, config->ack_delay);
+  for (guint p = 0; p < OCTO_RECEIVER_MAX_PATHS; p++)
+    octo_acker_init (&r->ackers[p], config->ack_every, config->ack_delay);
   r->partials = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
       (GDestroyNotify) partial_free);
   g_queue_init (&r->by_age);
@@ -123,6 +125,16 @@ remove_partial (OctoReceiver *r, Partial *p)
   g_hash_table_remove (r->partials, &p->key);
 }
 
+/* Removes a partial that will never be delivered; one whose fragments came
+ * over several paths was cut short by different fates on them. */
+static void
+give_up_partial (OctoReceiver *r, Partial *p)
+{
+  if (p->paths & (p->paths - 1))
+    r->stats.messages_lost_across_paths++;
+  remove_partial (r, p);
+}
+
 /* Partials of @stream older than the message just delivered can never be. */
 static void
 give_up_older (OctoReceiver *r, guint16 stream_id, StreamState *st)
@@ -136,7 +148,7 @@ give_up_older (OctoReceiver *r, guint16 stream_id, StreamState *st)
       /* Without its first fragment it is counted when that arrives. */
       if (p->have_first)
         r->stats.messages_late++;
-      remove_partial (r, p);
+      give_up_partial (r, p);
     }
   }
 }
@@ -178,7 +190,7 @@ make_room (OctoReceiver *r, guint32 len)
       return FALSE;
     }
     r->stats.messages_evicted++;
-    remove_partial (r, r->by_age.head->data);
+    give_up_partial (r, r->by_age.head->data);
   }
   return TRUE;
 }
@@ -221,10 +233,11 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   } else if (p->qmessage || p->len != pkt->msg_len ||
       p->frag_count != pkt->frag_count) {
     r->stats.messages_inconsistent++;
-    remove_partial (r, p);
+    give_up_partial (r, p);
     return;
   }
 
+  p->paths |= 1u << pkt->path_id;
   guint8 bit = 1 << (pkt->frag_index & 7);
   if (p->bitmap[pkt->frag_index / 8] & bit) {
     r->stats.packets_duplicate++;
@@ -245,7 +258,7 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   if (p->bytes_received != p->len) {
     /* Overlapping fragments left a hole: never hand out stale memory. */
     r->stats.messages_inconsistent++;
-    remove_partial (r, p);
+    give_up_partial (r, p);
     return;
   }
   OctoMessage msg = {
@@ -298,9 +311,10 @@ add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
       return;
     p->qmessage = octo_qmessage_new (pkt, &frag, r->config.max_partial_bytes);
   }
+  p->paths |= 1u << pkt->path_id;
   if (!p->qmessage || !octo_qmessage_add (p->qmessage, pkt, &frag)) {
     r->stats.messages_inconsistent++;
-    remove_partial (r, p);
+    give_up_partial (r, p);
     return;
   }
   if (pkt->frag_index == 0) {
@@ -314,7 +328,7 @@ add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   guint usable = octo_qmessage_usable_segments (p->qmessage);
   if (usable == 0) {
     r->stats.messages_unusable++;
-    remove_partial (r, p);
+    give_up_partial (r, p);
     return;
   }
   if (usable < frag.layout.n_segments)
@@ -338,10 +352,12 @@ add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
 }
 
 gsize
-octo_receiver_poll_nack (OctoReceiver *r, guint8 *out)
+octo_receiver_poll_nack (OctoReceiver *r, guint8 *out, guint8 *path_id)
 {
   if (r->nacks->len == 0)
     return 0;
+  if (path_id)
+    *path_id = g_array_index (r->nacks, OctoNack, 0).path_id;
   gsize len = octo_nack_write (&g_array_index (r->nacks, OctoNack, 0), out,
       OCTO_NACK_LEN);
   g_array_remove_index (r->nacks, 0);
@@ -368,11 +384,12 @@ replace_connection (OctoReceiver *r, guint32 conn_id)
   r->n_retired = MIN (r->n_retired + 1, OCTO_RECEIVER_RETIRED_CONNS);
   while (r->by_age.head) {
     r->stats.messages_abandoned++;
-    remove_partial (r, r->by_age.head->data);
+    give_up_partial (r, r->by_age.head->data);
   }
   g_hash_table_remove_all (r->streams);
   g_array_set_size (r->nacks, 0);
-  octo_acker_init (&r->acker, r->config.ack_every, r->config.ack_delay);
+  for (guint p = 0; p < OCTO_RECEIVER_MAX_PATHS; p++)
+    octo_acker_init (&r->ackers[p], r->config.ack_every, r->config.ack_delay);
   r->conn_id = conn_id;
   r->stats.connections_replaced++;
 }
@@ -381,8 +398,18 @@ OctoDataParseResult
 octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
     OctoTime now)
 {
+  return octo_receiver_on_path_packet (r, data, len, now, NULL);
+}
+
+OctoDataParseResult
+octo_receiver_on_path_packet (OctoReceiver *r, const guint8 *data, gsize len,
+    OctoTime now, gint *path_id)
+{
   OctoDataPacket pkt;
   OctoDataParseResult res = octo_data_parse (data, len, &pkt, NULL);
+
+  if (path_id)
+    *path_id = -1;
 
   if (res != OCTO_DATA_OK) {
     r->stats.packets_invalid[res]++;
@@ -398,7 +425,13 @@ octo_receiver_on_packet (OctoReceiver *r, const guint8 *data, gsize len,
     }
     replace_connection (r, pkt.conn_id);
   }
-  if (!octo_acker_on_packet (&r->acker, pkt.seq, now)) {
+  if (pkt.path_id >= OCTO_RECEIVER_MAX_PATHS) {
+    r->stats.packets_bad_path++;
+    return res;
+  }
+  if (path_id)
+    *path_id = pkt.path_id;
+  if (!octo_acker_on_packet (&r->ackers[pkt.path_id], pkt.seq, now)) {
     r->stats.packets_duplicate++;
     return res;
   }
@@ -454,14 +487,17 @@ octo_receiver_on_timer (OctoReceiver *r, OctoTime now)
     if (p->first_arrival + r->config.timeout > now)
       break;
     r->stats.messages_timed_out++;
-    remove_partial (r, p);
+    give_up_partial (r, p);
   }
 }
 
 OctoTime
 octo_receiver_next_deadline (const OctoReceiver *r)
 {
-  OctoTime t = octo_acker_deadline (&r->acker);
+  OctoTime t = OCTO_TIME_NONE;
+
+  for (guint p = 0; p < OCTO_RECEIVER_MAX_PATHS; p++)
+    t = MIN (t, octo_acker_deadline (&r->ackers[p]));
   if (r->by_age.head) {
     const Partial *p = r->by_age.head->data;
     t = MIN (t, p->first_arrival + r->config.timeout);
@@ -470,16 +506,29 @@ octo_receiver_next_deadline (const OctoReceiver *r)
 }
 
 gsize
-octo_receiver_poll_ack (OctoReceiver *r, OctoTime now, guint8 *out)
+octo_receiver_poll_ack (OctoReceiver *r, OctoTime now, guint8 *out,
+    guint8 *path_id)
 {
   OctoAck ack;
 
-  if (octo_acker_deadline (&r->acker) > now)
-    return 0;
-  if (!octo_acker_build (&r->acker, now, &ack))
-    return 0;
-  ack.conn_id = r->conn_id;
-  return octo_ack_write (&ack, out, OCTO_ACK_MAX_LEN);
+  for (guint p = 0; p < OCTO_RECEIVER_MAX_PATHS; p++) {
+    if (octo_acker_deadline (&r->ackers[p]) > now ||
+        !octo_acker_build (&r->ackers[p], now, &ack))
+      continue;
+    ack.conn_id = r->conn_id;
+    ack.path_id = p;
+    if (path_id)
+      *path_id = p;
+    return octo_ack_write (&ack, out, OCTO_ACK_MAX_LEN);
+  }
+  return 0;
+}
+
+gboolean
+octo_receiver_connection (const OctoReceiver *r, guint32 *conn_id)
+{
+  *conn_id = r->conn_id;
+  return r->have_conn;
 }
 
 const OctoReceiverStats *

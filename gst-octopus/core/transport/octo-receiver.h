@@ -23,7 +23,11 @@
  * cannot turn it back.
  *
  * Also records received sequence numbers for ACKs (octo-acker.h), which
- * echo the connection id.
+ * echo the connection id.  A multipath sender numbers each path's packets
+ * on their own and names the path in path_id (below
+ * OCTO_RECEIVER_MAX_PATHS), so the receiver keeps one record and ACK
+ * schedule per path_id, while a message reassembles from fragments of any
+ * path (docs/design.md §5, multipath).
  *
  * Qualitative (chunked, QUCO) messages (octo-qpacket.h) are reassembled
  * from trimmed and whole fragments alike and handed over once every
@@ -60,6 +64,8 @@ typedef struct {
 #define OCTO_RECEIVER_DEFAULT_TIMEOUT (1 * OCTO_SECOND)
 /* Replaced connections whose late packets are recognised and discarded. */
 #define OCTO_RECEIVER_RETIRED_CONNS 4
+/* path_ids a receiver acknowledges (a multipath sender's paths). */
+#define OCTO_RECEIVER_MAX_PATHS 8
 
 void octo_receiver_config_init (OctoReceiverConfig *config);
 
@@ -102,6 +108,10 @@ typedef struct {
   guint64 messages_refused;     /* other receivers hold the shared budget */
   guint64 messages_inconsistent;        /* fragments disagree */
   guint64 messages_abandoned;   /* partials of a replaced connection */
+  /* given up (any reason above) with fragments from several paths: the
+   * paths' queues decided differently */
+  guint64 messages_lost_across_paths;
+  guint64 packets_bad_path;     /* path_id >= OCTO_RECEIVER_MAX_PATHS */
   guint64 connections_replaced; /* a new conn_id: the sender restarted */
   guint64 packets_stale;        /* of a replaced connection */
   guint32 partial_messages;     /* now */
@@ -118,20 +128,30 @@ void octo_receiver_free (OctoReceiver *receiver);
 /* Feeds one datagram.  Complete messages are delivered from inside this call. */
 OctoDataParseResult octo_receiver_on_packet (OctoReceiver *receiver,
     const guint8 *data, gsize len, OctoTime now);
+/* The same; @path_id (nullable) is set to the path_id of a packet the
+ * current connection took (a duplicate too), else to -1. */
+OctoDataParseResult octo_receiver_on_path_packet (OctoReceiver *receiver,
+    const guint8 *data, gsize len, OctoTime now, gint *path_id);
+/* The current connection's id; FALSE before the first packet. */
+gboolean octo_receiver_connection (const OctoReceiver *receiver,
+    guint32 *conn_id);
 
 /* Gives up timed-out partial messages. */
 void octo_receiver_on_timer (OctoReceiver *receiver, OctoTime now);
 /* The next time on_timer or an ACK is due; OCTO_TIME_NONE if neither. */
 OctoTime octo_receiver_next_deadline (const OctoReceiver *receiver);
 
-/* If an ACK is due at @now writes it into @out (OCTO_ACK_MAX_LEN bytes) and
- * returns its length, else 0. */
+/* If an ACK of some path is due at @now writes it into @out
+ * (OCTO_ACK_MAX_LEN bytes), its path in @path_id (nullable), and returns
+ * its length, else 0.  Poll until 0. */
 gsize octo_receiver_poll_ack (OctoReceiver *receiver, OctoTime now,
-    guint8 *out);
+    guint8 *out, guint8 *path_id);
 
-/* If a NACK is pending writes it into @out (OCTO_NACK_LEN bytes) and
- * returns its length, else 0.  Poll until 0 after each packet. */
-gsize octo_receiver_poll_nack (OctoReceiver *receiver, guint8 *out);
+/* If a NACK is pending writes it into @out (OCTO_NACK_LEN bytes), the path
+ * of the packet it names in @path_id (nullable), and returns its length,
+ * else 0.  Poll until 0 after each packet. */
+gsize octo_receiver_poll_nack (OctoReceiver *receiver, guint8 *out,
+    guint8 *path_id);
 
 const OctoReceiverStats *octo_receiver_get_stats (const OctoReceiver *receiver);
 

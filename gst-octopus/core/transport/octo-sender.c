@@ -2,8 +2,12 @@
 #include "octo-sender.h"
 
 #include "octo-rate.h"
+#include "octo-receiver.h"
 
 #include <string.h>
+
+/* A receiver acknowledges every path a sender may have. */
+G_STATIC_ASSERT (OCTO_SCHED_MAX_PATHS <= OCTO_RECEIVER_MAX_PATHS);
 
 typedef struct {
   guint32 len;
@@ -12,7 +16,9 @@ typedef struct {
 
 struct _OctoSender {
   OctoSenderConfig config;
-  OctoSendSession *session;
+  OctoSendSession *session;     /* one path */
+  OctoMpSession *mp;            /* or several */
+  gchar *scheduler;
   GHashTable *next_msg_id;      /* stream_id -> next msg_id */
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid, acks_foreign, acks_unsent;
@@ -61,6 +67,43 @@ free_dropped (const OctoPacket *packet, OctoDropReason reason,
   g_free (packet->data);
 }
 
+static void
+free_released (const OctoPacket *packet, OctoMpFate fate,
+    OctoDropReason reason, gpointer user_data)
+{
+  (void) fate;
+  (void) reason;
+  (void) user_data;
+  g_free (packet->data);
+}
+
+/* The multipath session of @s->config's paths; NULL if it cannot be. */
+static OctoMpSession *
+new_mp_session (OctoSender *s, const OctoSendPathConfig *pc, OctoTime now)
+{
+  OctoSendPath *paths[OCTO_SCHED_MAX_PATHS];
+  guint n = s->config.n_paths;
+  OctoMpSessionConfig mc = {
+    .buffer_bytes = s->config.buffer_bytes,
+    .rules = s->config.rules,
+    .scheduler = s->scheduler,
+    .release = free_released,
+    .user_data = s,
+  };
+  OctoMpSession *mp;
+
+  if (n > OCTO_SCHED_MAX_PATHS)
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    paths[i] = octo_send_path_new_for (pc, s->config.cc,
+        s->config.mtu + OCTO_LINK_OVERHEAD, s->config.seed + i, now);
+  mp = octo_mp_session_new (&mc, paths, n);
+  if (!mp)
+    for (guint i = 0; i < n; i++)
+      octo_send_path_free (paths[i]);
+  return mp;
+}
+
 OctoSender *
 octo_sender_new (const OctoSenderConfig *config, OctoTime now)
 {
@@ -74,8 +117,19 @@ octo_sender_new (const OctoSenderConfig *config, OctoTime now)
   OctoSendPathConfig pc = {.max_rate = config->max_rate };
 
   s->config = *config;
-  s->session = octo_send_session_new (&sc, octo_send_path_new_for (&pc,
-          config->cc, config->mtu + OCTO_LINK_OVERHEAD, config->seed, now));
+  s->scheduler = g_strdup (config->scheduler);
+  s->config.scheduler = s->scheduler;
+  if (config->n_paths > 1) {
+    if (!(s->mp = new_mp_session (s, &pc, now))) {
+      g_free (s->scheduler);
+      g_free (s);
+      return NULL;
+    }
+  } else {
+    s->session = octo_send_session_new (&sc, octo_send_path_new_for (&pc,
+            config->cc, config->mtu + OCTO_LINK_OVERHEAD, config->seed,
+            now));
+  }
   s->next_msg_id = g_hash_table_new (NULL, NULL);
   s->padding = g_malloc0 (s->config.mtu);
   octo_arrival_meter_init (&s->app_rate);
@@ -85,6 +139,8 @@ octo_sender_new (const OctoSenderConfig *config, OctoTime now)
 guint64
 octo_sender_bandwidth (const OctoSender *sender)
 {
+  if (sender->mp)
+    return octo_mp_session_bandwidth (sender->mp);
   return octo_send_session_bandwidth (sender->session);
 }
 
@@ -92,6 +148,7 @@ void
 octo_sender_set_fixed_rates (OctoSender *s, guint64 pacing_rate,
     guint64 bandwidth)
 {
+  g_return_if_fail (s->session != NULL);
   octo_send_path_set_fixed_rates (octo_send_session_path (s->session),
       pacing_rate, bandwidth);
   octo_send_session_update (s->session);
@@ -103,6 +160,8 @@ octo_sender_free (OctoSender *sender)
   if (!sender)
     return;
   octo_send_session_free (sender->session);
+  octo_mp_session_free (sender->mp);
+  g_free (sender->scheduler);
   g_hash_table_unref (sender->next_msg_id);
   g_free (sender->padding);
   g_free (sender);
@@ -147,7 +206,10 @@ submit (OctoSender *s, const OctoHeader *params, const OctoMsgInfo *info,
     p.size = out->len + OCTO_LINK_OVERHEAD;
     /* A rejected packet was freed by the drop callback. */
     octo_arrival_meter_add (&s->app_rate, p.size, now);
-    octo_send_session_enqueue (s->session, &p, now);
+    if (s->mp)
+      octo_mp_session_enqueue (s->mp, &p, now, now);
+    else
+      octo_send_session_enqueue (s->session, &p, now);
   }
   *accepted = TRUE;
   return msg_id;
@@ -170,11 +232,10 @@ octo_sender_submit_qualitative (OctoSender *s, const OctoHeader *params,
       now, accepted);
 }
 
-/* Whether an idle sender should pad now to measure the path. */
+/* Whether an idle sender should pad now to measure @path. */
 static gboolean
-wants_probe (const OctoSender *s, OctoTime now)
+wants_probe (const OctoSender *s, const OctoSendPath *path, OctoTime now)
 {
-  const OctoSendPath *path = octo_send_session_path (s->session);
   guint64 ceiling = s->config.probe_ceiling;
 
   if (!s->config.probe || !octo_send_path_probing (path))
@@ -188,9 +249,10 @@ wants_probe (const OctoSender *s, OctoTime now)
   return ceiling > 0 && octo_send_path_estimate (path) < ceiling;
 }
 
-/* One full-size single-packet message of the padding stream. */
+/* One full-size single-packet message of the padding stream, for a path
+ * pacing at @pacing_rate. */
 static gsize
-write_padding (OctoSender *s, guint8 *out)
+write_padding (OctoSender *s, guint64 pacing_rate, guint8 *out)
 {
   gpointer key = GUINT_TO_POINTER ((guint) s->last_stream);
   guint32 msg_id = GPOINTER_TO_UINT (g_hash_table_lookup (s->next_msg_id, key));
@@ -198,8 +260,7 @@ write_padding (OctoSender *s, guint8 *out)
     .stream_id = s->last_stream,
     .msg_id = msg_id,
     .priority = OCTO_PRIORITY_MAX,
-    .link_bitrate_threshold_bps = MIN (octo_send_path_pacing_rate
-        (octo_send_session_path (s->session)), OCTO_BITRATE_MAX_BPS),
+    .link_bitrate_threshold_bps = MIN (pacing_rate, OCTO_BITRATE_MAX_BPS),
   };
   OctoMsgInfo info;
 
@@ -222,11 +283,78 @@ transmit (OctoSender *s, guint8 *out, gsize len, OctoTime now)
       (guint32) (now / OCTO_USECOND));
 }
 
+static void
+count_padding (OctoSender *s, gsize len)
+{
+  s->padding_packets++;
+  s->padding_bytes += len + OCTO_LINK_OVERHEAD;
+}
+
+/* Multipath: as transmit(), on @path, whose own seq it carries. */
+static void
+transmit_on (OctoSender *s, guint path, guint8 *out, gsize len, OctoTime now)
+{
+  guint64 seq = octo_mp_session_on_sent (s->mp, path,
+      len + OCTO_LINK_OVERHEAD, now);
+
+  octo_data_stamp (out, s->config.conn_id, s->config.isn + (guint32) seq,
+      (guint32) (now / OCTO_USECOND));
+  octo_data_stamp_path (out, path);
+}
+
+static gsize
+poll_mp (OctoSender *s, OctoTime now, guint8 *out, guint *path,
+    OctoTime *wake)
+{
+  OctoPacket p;
+  OctoMpPathStats ps;
+  const OutPacket *pkt;
+  gsize len;
+
+  for (;;) {
+    switch (octo_mp_session_dequeue (s->mp, now, &p, path, wake)) {
+      case OCTO_SEND_PACKET:
+        /* the session keeps it, to send again if the path goes down */
+        pkt = p.data;
+        memcpy (out, pkt->bytes, pkt->len);
+        transmit_on (s, *path, out, pkt->len, now);
+        return pkt->len;
+      case OCTO_SEND_HELD:
+        return 0;
+      case OCTO_SEND_EMPTY:
+        /* a down path is due its probe: only an ACK brings it back */
+        octo_mp_session_path_stats (s->mp, *path, &ps);
+        if (!ps.up || wants_probe (s, octo_mp_session_path (s->mp, *path),
+                now)) {
+          len = write_padding (s, octo_send_path_pacing_rate
+              (octo_mp_session_path (s->mp, *path)), out);
+          transmit_on (s, *path, out, len, now);
+          count_padding (s, len);
+          return len;
+        }
+        octo_mp_session_idle (s->mp, *path, now);
+        break;
+    }
+  }
+}
+
+gsize
+octo_sender_poll_path (OctoSender *s, OctoTime now, guint8 *out, guint *path,
+    OctoTime *wake)
+{
+  if (s->mp)
+    return poll_mp (s, now, out, path, wake);
+  *path = 0;
+  return octo_sender_poll (s, now, out, wake);
+}
+
 gsize
 octo_sender_poll (OctoSender *s, OctoTime now, guint8 *out, OctoTime *wake)
 {
   OctoPacket p;
   gsize len;
+
+  g_return_val_if_fail (s->session != NULL, 0);
 
   switch (octo_send_session_dequeue (s->session, now, &p, wake)) {
     case OCTO_SEND_PACKET:
@@ -234,11 +362,11 @@ octo_sender_poll (OctoSender *s, OctoTime now, guint8 *out, OctoTime *wake)
     case OCTO_SEND_HELD:
       return 0;
     case OCTO_SEND_EMPTY:
-      if (wants_probe (s, now)) {
-        len = write_padding (s, out);
+      if (wants_probe (s, octo_send_session_path (s->session), now)) {
+        len = write_padding (s, octo_send_path_pacing_rate
+            (octo_send_session_path (s->session)), out);
         transmit (s, out, len, now);
-        s->padding_packets++;
-        s->padding_bytes += len + OCTO_LINK_OVERHEAD;
+        count_padding (s, len);
         return len;
       }
       octo_send_session_idle (s->session, wake);
@@ -257,13 +385,33 @@ gboolean
 octo_sender_on_control (OctoSender *s, const guint8 *data, gsize len,
     OctoTime now)
 {
-  OctoSendPath *path = octo_send_session_path (s->session);
+  return octo_sender_on_path_control (s, 0, data, len, now);
+}
+
+/* After the path's estimate may have changed. */
+static void
+update (OctoSender *s)
+{
+  if (s->mp)
+    octo_mp_session_update (s->mp);
+  else
+    octo_send_session_update (s->session);
+}
+
+gboolean
+octo_sender_on_path_control (OctoSender *s, guint path_index,
+    const guint8 *data, gsize len, OctoTime now)
+{
+  OctoSendPath *path;
   OctoAck ack;
   OctoNack nack;
 
+  g_return_val_if_fail (path_index < octo_sender_n_paths (s), FALSE);
+  path = s->mp ? octo_mp_session_path (s->mp, path_index) :
+      octo_send_session_path (s->session);
   /* QUCO: a packet of ours arrived trimmed; the controller eases off. */
   if (octo_nack_parse (data, len, &nack) == OCTO_NACK_OK) {
-    if (nack.conn_id != s->config.conn_id ||
+    if (nack.conn_id != s->config.conn_id || nack.path_id != path_index ||
         nack.seq - s->config.isn >= octo_flight_get_stats
         (octo_send_path_flight (path))->packets_sent) {
       s->acks_foreign++;
@@ -271,14 +419,15 @@ octo_sender_on_control (OctoSender *s, const guint8 *data, gsize len,
     }
     s->nacks_received++;
     octo_cc_on_nack (octo_send_path_cc (path), nack.trimmed, now);
-    octo_send_session_update (s->session);
+    update (s);
     return TRUE;
   }
   if (octo_ack_parse (data, len, &ack) != OCTO_ACK_OK) {
     s->acks_invalid++;
     return FALSE;
   }
-  if (ack.conn_id != s->config.conn_id) {
+  /* an ACK of another path's seqs would be read against this one's */
+  if (ack.conn_id != s->config.conn_id || ack.path_id != path_index) {
     s->acks_foreign++;
     return FALSE;
   }
@@ -294,6 +443,10 @@ octo_sender_on_control (OctoSender *s, const guint8 *data, gsize len,
     return FALSE;
   }
   s->acks_received++;
+  if (s->mp) {
+    octo_mp_session_on_ack (s->mp, path_index, &ack, now);
+    return TRUE;
+  }
   octo_send_path_on_feedback (path, OCTO_TIME_NONE);
   octo_send_path_on_ack (path, &ack, now);
   octo_send_session_update (s->session);
@@ -303,14 +456,82 @@ octo_sender_on_control (OctoSender *s, const guint8 *data, gsize len,
 guint32
 octo_sender_queued_packets (const OctoSender *sender)
 {
+  if (sender->mp)
+    return octo_mp_session_queued_packets (sender->mp);
   return octo_send_session_queued_packets (sender->session);
+}
+
+guint
+octo_sender_n_paths (const OctoSender *sender)
+{
+  return sender->mp ? octo_mp_session_n_paths (sender->mp) : 1;
+}
+
+void
+octo_sender_path_stats (const OctoSender *s, guint i,
+    OctoSenderPathStats *st)
+{
+  const OctoSendPath *path;
+  OctoFlight *flight;
+
+  g_return_if_fail (s->mp != NULL && i < octo_mp_session_n_paths (s->mp));
+  path = octo_mp_session_path (s->mp, i);
+  flight = octo_send_path_flight (path);
+  octo_mp_session_path_stats (s->mp, i, &st->mp);
+  st->pacing_rate = octo_send_path_pacing_rate (path);
+  st->bandwidth = octo_send_path_bandwidth (path);
+  st->srtt = octo_flight_srtt (flight);
+  st->min_rtt = octo_send_path_min_rtt (path);
+  st->cwnd = octo_send_path_cwnd (path);
+  st->inflight = octo_flight_inflight (flight);
+  st->state = octo_send_path_state (path);
+  st->flight = octo_flight_get_stats (flight);
+}
+
+/* The session's view summed over the paths; RTTs are the least live one's. */
+static void
+mp_session_stats (const OctoSender *s, OctoSenderStats *st)
+{
+  OctoSendStats *ss = &st->session;
+  OctoSenderPathStats ps;
+
+  ss->bandwidth = octo_mp_session_bandwidth (s->mp);
+  ss->queued_bytes = octo_mp_session_queued_bytes (s->mp);
+  ss->queued_packets = octo_mp_session_queued_packets (s->mp);
+  ss->state = "multipath";
+  ss->flight = &st->flight_sum;
+  ss->buffer = octo_mp_session_buffer_stats (s->mp);
+  octo_mp_session_get_stats (s->mp, &st->mp);
+  st->scheduler = octo_mp_session_scheduler (s->mp);
+  for (guint i = 0; i < octo_mp_session_n_paths (s->mp); i++) {
+    octo_sender_path_stats (s, i, &ps);
+    ss->pacing_rate += ps.pacing_rate;
+    if (ps.cwnd != OCTO_CC_NO_WINDOW)
+      ss->cwnd += ps.cwnd;
+    ss->inflight += ps.inflight;
+    if (ps.mp.up && ps.srtt > 0 && (ss->srtt == 0 || ps.srtt < ss->srtt))
+      ss->srtt = ps.srtt;
+    if (ps.mp.up && ps.min_rtt > 0 &&
+        (ss->min_rtt == 0 || ps.min_rtt < ss->min_rtt))
+      ss->min_rtt = ps.min_rtt;
+    st->flight_sum.packets_sent += ps.flight->packets_sent;
+    st->flight_sum.bytes_sent += ps.flight->bytes_sent;
+    st->flight_sum.packets_acked += ps.flight->packets_acked;
+    st->flight_sum.bytes_acked += ps.flight->bytes_acked;
+    st->flight_sum.packets_lost += ps.flight->packets_lost;
+    st->flight_sum.bytes_lost += ps.flight->bytes_lost;
+    st->flight_sum.acks_ignored += ps.flight->acks_ignored;
+  }
 }
 
 void
 octo_sender_get_stats (const OctoSender *s, OctoSenderStats *st)
 {
   memset (st, 0, sizeof (*st));
-  octo_send_session_get_stats (s->session, &st->session);
+  if (s->mp)
+    mp_session_stats (s, st);
+  else
+    octo_send_session_get_stats (s->session, &st->session);
   st->messages_submitted = s->messages_submitted;
   st->messages_rejected = s->messages_rejected;
   st->acks_received = s->acks_received;

@@ -6,9 +6,19 @@
  * (octo-send-session.h), whose bandwidth is the congestion controller's
  * bottleneck estimate, so a source faster than the path fills the buffer
  * and the dropping rules decide what goes.  Packets leave when the pacer
- * and the congestion window allow; nothing is ever retransmitted. */
+ * and the congestion window allow; nothing is ever retransmitted.
+ *
+ * With n_paths > 1 the messages go over that many paths instead, through a
+ * multipath session (octo-mp-session.h: one send buffer deciding once per
+ * message, a scheduler, per path a flight, controller and pacer): each
+ * packet says its path (path_id) and that path's own seq, ACKs name the
+ * path they acknowledge, and the shell sends each datagram on the path
+ * octo_sender_poll_path() names and feeds each path's ACKs with
+ * octo_sender_on_path_control().  A message's deadline (for moving its
+ * packets off a path that went down) runs from its submission. */
 #pragma once
 
+#include "octo-mp-session.h"
 #include "octo-qpacket.h"
 #include "octo-send-session.h"
 
@@ -35,6 +45,8 @@ typedef struct {
   guint32 seed;
   guint32 conn_id;              /* unpredictable, new for each connection */
   guint32 isn;                  /* wire seq of the first packet; unpredictable */
+  guint n_paths;                /* 0 or 1: one path; else multipath */
+  const gchar *scheduler;       /* multipath: octo_sched_names(); NULL: min-cost */
 } OctoSenderConfig;
 
 #define OCTO_SENDER_DEFAULT_MTU 1400
@@ -56,10 +68,27 @@ typedef struct {
   guint64 nacks_received;       /* QUCO NACKs, handed to the controller */
   guint64 acks_unsent;          /* newest range names a packet never sent */
   guint64 padding_packets, padding_bytes;       /* link bytes */
+  /* multipath: the sums over the paths (session.flight points here) and
+   * the session's own counters */
+  OctoFlightStats flight_sum;
+  OctoMpStats mp;
+  const gchar *scheduler;       /* multipath: its name; else NULL */
 } OctoSenderStats;
+
+/* One path's view (multipath). */
+typedef struct {
+  OctoMpPathStats mp;
+  guint64 pacing_rate, bandwidth;       /* bits/s */
+  OctoTime srtt, min_rtt;
+  guint64 cwnd, inflight;
+  const gchar *state;
+  const OctoFlightStats *flight;
+} OctoSenderPathStats;
 
 typedef struct _OctoSender OctoSender;
 
+/* NULL if multipath and the scheduler is unknown or n_paths above
+ * OCTO_SCHED_MAX_PATHS. */
 OctoSender *octo_sender_new (const OctoSenderConfig *config, OctoTime now);
 void octo_sender_free (OctoSender *sender);
 
@@ -82,11 +111,17 @@ guint32 octo_sender_submit_qualitative (OctoSender *sender,
  * (OCTO_TIME_NONE: not before the next submit or ACK). */
 gsize octo_sender_poll (OctoSender *sender, OctoTime now, guint8 *out,
     OctoTime *wake);
+/* The same for any number of paths: @path is the path to send it on. */
+gsize octo_sender_poll_path (OctoSender *sender, OctoTime now, guint8 *out,
+    guint *path, OctoTime *wake);
 
 /* Feeds a datagram received from the peer; FALSE if it was not a valid ACK
  * or NACK (QUCO: handed to the controller) of this connection. */
 gboolean octo_sender_on_control (OctoSender *sender, const guint8 *data,
     gsize len, OctoTime now);
+/* The same for a datagram that came back on @path; it must name @path. */
+gboolean octo_sender_on_path_control (OctoSender *sender, guint path,
+    const guint8 *data, gsize len, OctoTime now);
 
 /* The rate the dropping rules and upstream encoders should see, bits/s. */
 guint64 octo_sender_bandwidth (const OctoSender *sender);
@@ -98,5 +133,10 @@ void octo_sender_set_fixed_rates (OctoSender *sender, guint64 pacing_rate,
 /* Packets waiting in the send buffer. */
 guint32 octo_sender_queued_packets (const OctoSender *sender);
 void octo_sender_get_stats (const OctoSender *sender, OctoSenderStats *stats);
+/* 1 unless multipath. */
+guint octo_sender_n_paths (const OctoSender *sender);
+/* Multipath only. */
+void octo_sender_path_stats (const OctoSender *sender, guint path,
+    OctoSenderPathStats *stats);
 
 G_END_DECLS

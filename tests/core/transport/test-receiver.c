@@ -333,7 +333,7 @@ test_padding_is_acknowledged_and_discarded (void)
   g_assert_cmpuint (octo_receiver_get_stats (r)->padding_packets, ==, 1);
   g_assert_cmpuint (octo_receiver_get_stats (r)->messages_late, ==, 0);
   /* the ACK covers every seq, the padding's included */
-  gsize len = octo_receiver_poll_ack (r, OCTO_SECOND, ack_bytes);
+  gsize len = octo_receiver_poll_ack (r, OCTO_SECOND, ack_bytes, NULL);
   g_assert_cmpuint (len, >, 0);
   g_assert_cmpint (octo_ack_parse (ack_bytes, len, &ack), ==, OCTO_ACK_OK);
   g_assert_cmpuint (ack.n_ranges, ==, 1);
@@ -475,7 +475,7 @@ test_restarted_sender_is_a_new_connection (void)
   g_assert_cmpuint (st->partial_messages, ==, 0);
   g_assert_cmpuint (st->packets_duplicate, ==, 0);
 
-  gsize len = octo_receiver_poll_ack (r, now + OCTO_SECOND, ack_bytes);
+  gsize len = octo_receiver_poll_ack (r, now + OCTO_SECOND, ack_bytes, NULL);
   g_assert_cmpint (octo_ack_parse (ack_bytes, len, &ack), ==, OCTO_ACK_OK);
   g_assert_cmpuint (ack.conn_id, ==, 0x22222222);
   g_assert_cmpuint (ack.n_ranges, ==, 1);
@@ -547,7 +547,7 @@ receive_layered_frame (guint trim, Layered *out, guint8 *msg,
     g_assert_cmpint (octo_receiver_on_packet (r, pkt, n, j * OCTO_MSECOND),
         ==, OCTO_DATA_OK);
     guint8 nack[OCTO_NACK_LEN];
-    while (octo_receiver_poll_nack (r, nack) == OCTO_NACK_LEN) {
+    while (octo_receiver_poll_nack (r, nack, NULL) == OCTO_NACK_LEN) {
       OctoNack parsed;
       g_assert_cmpint (octo_nack_parse (nack, OCTO_NACK_LEN, &parsed), ==,
           OCTO_NACK_OK);
@@ -592,7 +592,7 @@ test_trimmed_fragment_of_a_late_message_is_still_nacked (void)
   g_assert_cmpint (octo_receiver_on_packet (r, pkt, n, OCTO_MSECOND), ==,
       OCTO_DATA_OK);
   g_assert_cmpuint (octo_receiver_get_stats (r)->packets_late, ==, 1);
-  g_assert_cmpuint (octo_receiver_poll_nack (r, nack), ==, OCTO_NACK_LEN);
+  g_assert_cmpuint (octo_receiver_poll_nack (r, nack, NULL), ==, OCTO_NACK_LEN);
   g_assert_cmpint (octo_nack_parse (nack, OCTO_NACK_LEN, &parsed), ==,
       OCTO_NACK_OK);
   g_assert_cmpuint (parsed.seq, ==, 11);

@@ -743,10 +743,10 @@ test_qualitative_frame_end_to_end (void)
         trimmed++;
       }
       octo_receiver_on_packet (r, pkt, len, now);
-      while ((len = octo_receiver_poll_nack (r, fb)) > 0)
+      while ((len = octo_receiver_poll_nack (r, fb, NULL)) > 0)
         g_assert_true (octo_sender_on_control (s, fb, len, now));
     }
-    gsize len_ack = octo_receiver_poll_ack (r, now, fb);
+    gsize len_ack = octo_receiver_poll_ack (r, now, fb, NULL);
     if (len_ack > 0)
       g_assert_true (octo_sender_on_control (s, fb, len_ack, now));
   }

@@ -1,0 +1,378 @@
+/* The multipath sender and the receiver's peer table end to end: two
+ * constant-delay paths on a virtual clock (1 ms steps), each datagram
+ * arriving from its path's address, each ACK going back on the path it
+ * names. */
+#include "transport/octo-peer-table.h"
+#include "transport/octo-sender.h"
+
+#include <string.h>
+
+#define MS OCTO_MSECOND
+#define MTU 1200
+#define N_PATHS 2
+#define FRAGS_PER_MESSAGE 5
+
+typedef struct {
+  OctoTime arrival;
+  guint path;
+  gboolean to_receiver;
+  gsize len;
+  guint8 data[MTU];
+} Datagram;
+
+typedef struct {
+  OctoSender *sender;
+  OctoPeerTable *table;
+  GQueue wire;                  /* Datagram*, by arrival (delays constant) */
+  OctoTime one_way[N_PATHS];
+  /* in [later_from, later_until) the path's one-way delay is one_way_later */
+  OctoTime later_from[N_PATHS], later_until[N_PATHS], one_way_later[N_PATHS];
+  guint64 rate_bps[N_PATHS];    /* serialisation towards the receiver; 0: none */
+  OctoTime free_at[N_PATHS];    /* ... busy until then */
+  OctoTime down_from[N_PATHS];  /* from then on the path carries nothing */
+  GArray *delivered;            /* guint32 msg_ids */
+  guint64 bad_messages;         /* wrong length or bytes */
+  guint64 data_on[N_PATHS];     /* data datagrams the receiver got per path */
+  OctoTime count_from;          /* data_since counts arrivals from then */
+  guint64 data_since[N_PATHS];
+  guint32 next_msg;             /* messages submitted */
+  OctoTime now;
+} World;
+
+static gsize
+message_len (void)
+{
+  return FRAGS_PER_MESSAGE * (MTU - OCTO_DATA_FIRST_PREFIX_LEN);
+}
+
+static void
+on_message (OctoMessage *msg, const OctoPeer *peer, gpointer user_data)
+{
+  World *w = user_data;
+  gboolean ok = msg->len == message_len ();
+
+  /* byte i of the k-th message is k * 7 + i (padding takes msg_ids too) */
+  (void) peer;
+  for (gsize i = 0; ok && i < msg->len; i++)
+    ok = msg->data[i] == (guint8) (msg->data[0] + i);
+  if (!ok)
+    w->bad_messages++;
+  g_array_append_val (w->delivered, msg->header.msg_id);
+  g_free (msg->data);
+}
+
+static void
+put_on_wire (World *w, guint path, gboolean to_receiver, const guint8 *data,
+    gsize len)
+{
+  Datagram *d;
+  GList *l;
+
+  if (w->now >= w->down_from[path])
+    return;
+  d = g_new0 (Datagram, 1);
+  d->arrival = w->now;
+  if (to_receiver && w->rate_bps[path] > 0) {
+    w->free_at[path] = MAX (w->free_at[path], w->now) +
+        (len + OCTO_LINK_OVERHEAD) * 8 * OCTO_SECOND / w->rate_bps[path];
+    d->arrival = w->free_at[path];
+  }
+  d->arrival += w->now >= w->later_from[path] &&
+      w->now < w->later_until[path] ? w->one_way_later[path] :
+      w->one_way[path];
+  d->path = path;
+  d->to_receiver = to_receiver;
+  d->len = len;
+  memcpy (d->data, data, len);
+  for (l = w->wire.tail; l && ((Datagram *) l->data)->arrival > d->arrival;
+      l = l->prev);
+  if (l)
+    g_queue_insert_after (&w->wire, l, d);
+  else
+    g_queue_push_head (&w->wire, d);
+}
+
+static void
+on_ack (const OctoPeer *peer, const guint8 *ack, gsize len,
+    gpointer user_data)
+{
+  put_on_wire (user_data, peer->addr[0], FALSE, ack, len);
+}
+
+static void
+world_init (World *w, const gchar *scheduler)
+{
+  OctoSenderConfig sc;
+  OctoPeerTableConfig tc;
+
+  memset (w, 0, sizeof (*w));
+  octo_sender_config_init (&sc);
+  sc.mtu = MTU;
+  sc.n_paths = N_PATHS;
+  sc.scheduler = scheduler;
+  sc.probe = FALSE;
+  octo_sender_config_ids_from_seed (&sc, 7);
+  w->sender = octo_sender_new (&sc, 0);
+  g_assert_nonnull (w->sender);
+  octo_peer_table_config_init (&tc);
+  w->table = octo_peer_table_new (&tc, on_message, w);
+  g_queue_init (&w->wire);
+  w->one_way[0] = 10 * MS;
+  w->one_way[1] = 40 * MS;
+  w->down_from[0] = w->down_from[1] = OCTO_TIME_NONE;
+  w->later_from[0] = w->later_from[1] = OCTO_TIME_NONE;
+  w->later_until[0] = w->later_until[1] = OCTO_TIME_NONE;
+  w->count_from = OCTO_TIME_NONE;
+  w->delivered = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+world_clear (World *w)
+{
+  octo_sender_free (w->sender);
+  octo_peer_table_free (w->table);
+  g_queue_clear_full (&w->wire, g_free);
+  g_array_unref (w->delivered);
+}
+
+static void
+submit_message (World *w)
+{
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  gsize len = message_len ();
+  guint8 *msg = g_malloc (len);
+  gboolean accepted;
+
+  for (gsize i = 0; i < len; i++)
+    msg[i] = (guint8) (w->next_msg * 7 + i);
+  octo_msg_info_init (&info);
+  octo_sender_submit (w->sender, &h, &info, msg, len, w->now, &accepted);
+  g_assert_true (accepted);
+  w->next_msg++;
+  g_free (msg);
+}
+
+/* Runs to @until, a message every 40 ms until @last_submit. */
+static void
+world_run (World *w, OctoTime until, OctoTime last_submit)
+{
+  guint8 out[MTU];
+
+  for (; w->now <= until; w->now += MS) {
+    OctoTime wake;
+    Datagram *d;
+    guint path;
+    gsize len;
+
+    if (w->now % (40 * MS) == 0 && w->now <= last_submit)
+      submit_message (w);
+    while ((d = g_queue_peek_head (&w->wire)) && d->arrival <= w->now) {
+      g_queue_pop_head (&w->wire);
+      if (d->to_receiver) {
+        guint8 addr = d->path;
+
+        if (!octo_data_is_padding (d->data, d->len)) {
+          w->data_on[d->path]++;
+          if (w->now >= w->count_from)
+            w->data_since[d->path]++;
+        }
+        octo_peer_table_receive (w->table, &addr, 1, d->data, d->len,
+            w->now, NULL);
+      } else {
+        g_assert_true (octo_sender_on_path_control (w->sender, d->path,
+                d->data, d->len, w->now));
+      }
+      g_free (d);
+    }
+    octo_peer_table_service (w->table, w->now, on_ack, w);
+    while ((len = octo_sender_poll_path (w->sender, w->now, out, &path,
+                &wake)) > 0)
+      put_on_wire (w, path, TRUE, out, len);
+  }
+}
+
+/* Every message arrives whole and in order with its fragments spread over
+ * both paths; each path's ACKs are taken by the path they name. */
+static void
+test_messages_reassembled_across_paths (void)
+{
+  World w;
+  OctoSenderStats st;
+  OctoSenderPathStats ps[N_PATHS];
+  OctoReceiverStats rs;
+
+  world_init (&w, "min-cost");
+  world_run (&w, 3 * OCTO_SECOND, 2 * OCTO_SECOND);
+  g_assert_cmpuint (w.delivered->len, ==, w.next_msg);
+  /* no path was down, so no padding: msg_ids are 0, 1, ... */
+  for (guint i = 0; i < w.delivered->len; i++)
+    g_assert_cmpuint (g_array_index (w.delivered, guint32, i), ==, i);
+  g_assert_cmpuint (w.bad_messages, ==, 0);
+  for (guint p = 0; p < N_PATHS; p++) {
+    octo_sender_path_stats (w.sender, p, &ps[p]);
+    g_assert_cmpuint (w.data_on[p], >, 0);
+    g_assert_cmpuint (ps[p].mp.packets_sent, ==, w.data_on[p]);
+    g_assert_cmpuint (ps[p].mp.packets_acked, ==, w.data_on[p]);
+    g_assert_true (ps[p].mp.up);
+  }
+  /* the faster path carries more */
+  g_assert_cmpuint (w.data_on[0], >, w.data_on[1]);
+  octo_sender_get_stats (w.sender, &st);
+  g_assert_cmpuint (st.acks_foreign, ==, 0);
+  g_assert_cmpuint (st.acks_unsent, ==, 0);
+  g_assert_cmpstr (st.session.state, ==, "multipath");
+  g_assert_cmpuint (st.session.flight->packets_sent, ==,
+      ps[0].flight->packets_sent + ps[1].flight->packets_sent);
+  g_assert_cmpuint (octo_peer_table_size (w.table), ==, 1);
+  octo_peer_table_receiver_stats (w.table, &rs);
+  g_assert_cmpuint (rs.messages_lost_across_paths, ==, 0);
+  world_clear (&w);
+}
+
+/* Path 1 stops carrying anything: it is declared down, its packets move
+ * to path 0 within their deadline, and no message is delivered in part
+ * or lost beyond those sent into the dead path before anyone could know. */
+static void
+test_path_down_reschedules_its_packets (void)
+{
+  World w;
+  OctoSenderPathStats ps;
+  OctoReceiverStats rs;
+  guint lost;
+
+  /* WRR keeps both paths busy, so the outage is noticed */
+  world_init (&w, "wrr");
+  w.down_from[1] = 1 * OCTO_SECOND;
+  world_run (&w, 4 * OCTO_SECOND, 3 * OCTO_SECOND);
+  octo_sender_path_stats (w.sender, 1, &ps);
+  g_assert_false (ps.mp.up);
+  g_assert_cmpuint (ps.mp.downs, ==, 1);
+  g_assert_cmpuint (ps.mp.packets_rescheduled, >, 0);
+  g_assert_cmpuint (w.bad_messages, ==, 0);
+  lost = w.next_msg - w.delivered->len;
+  g_test_message ("%u of %u messages lost, %" G_GUINT64_FORMAT
+      " packets rescheduled", lost, w.next_msg, ps.mp.packets_rescheduled);
+  g_assert_cmpuint (lost, ==, 0);
+  for (guint i = 1; i < w.delivered->len; i++)
+    g_assert_cmpuint (g_array_index (w.delivered, guint32, i), >,
+        g_array_index (w.delivered, guint32, i - 1));
+  octo_peer_table_receiver_stats (w.table, &rs);
+  g_assert_cmpuint (rs.messages_delivered, ==, w.delivered->len);
+  world_clear (&w);
+}
+
+/* Once path 1 is dead (its probes lost as well), path 0 carries every
+ * message. */
+static void
+test_traffic_moves_to_the_live_path (void)
+{
+  World w;
+  guint64 on_0_before;
+
+  world_init (&w, "wrr");
+  w.down_from[1] = 500 * MS;
+  world_run (&w, 1 * OCTO_SECOND, 3 * OCTO_SECOND);
+  on_0_before = w.data_on[0];
+  world_run (&w, 3 * OCTO_SECOND, 3 * OCTO_SECOND);
+  g_assert_cmpuint (w.data_on[0] - on_0_before, >=,
+      (2 * OCTO_SECOND / (40 * MS)) * FRAGS_PER_MESSAGE - FRAGS_PER_MESSAGE);
+  g_assert_cmpuint (w.bad_messages, ==, 0);
+  world_clear (&w);
+}
+
+/* Path 1 (5 ms one way, path 0 30 ms) holds its packets 300 ms for half a
+ * second (a queue on it, say): it falls silent, goes down, its probes
+ * measure its RTT again once the delay is back, and min-cost moves the
+ * data back to it. */
+static void
+test_an_inflated_rtt_is_measured_again (void)
+{
+  World w;
+  OctoSenderConfig sc;
+  OctoSenderPathStats ps;
+
+  world_init (&w, "min-cost");
+  octo_sender_free (w.sender);
+  octo_sender_config_init (&sc);
+  sc.mtu = MTU;
+  sc.n_paths = N_PATHS;
+  sc.scheduler = "min-cost";
+  octo_sender_config_ids_from_seed (&sc, 7);
+  w.sender = octo_sender_new (&sc, 0);
+  w.one_way[0] = 30 * MS;
+  w.one_way[1] = 5 * MS;
+  w.later_from[1] = 1000 * MS;
+  w.later_until[1] = 1500 * MS;
+  w.one_way_later[1] = 300 * MS;
+  w.rate_bps[0] = w.rate_bps[1] = 10000000;
+  w.count_from = 3 * OCTO_SECOND;
+  world_run (&w, 4 * OCTO_SECOND, 4 * OCTO_SECOND);
+  g_test_message ("data packets from 3 s: path 0 %" G_GUINT64_FORMAT
+      ", path 1 %" G_GUINT64_FORMAT, w.data_since[0], w.data_since[1]);
+  octo_sender_path_stats (w.sender, 1, &ps);
+  g_assert_cmpuint (ps.mp.downs, ==, 1);
+  g_assert_true (ps.mp.up);
+  g_assert_cmpuint (w.data_since[1], >, 0);
+  g_assert_cmpuint (w.data_since[0], ==, 0);
+  g_assert_cmpuint (w.bad_messages, ==, 0);
+  world_clear (&w);
+}
+
+/* An ACK that names another path than the one it came back on is not
+ * read against this path's packets. */
+static void
+test_ack_naming_another_path_is_foreign (void)
+{
+  World w;
+  OctoSenderStats st;
+  OctoAck ack = {.path_id = 1,.n_ranges = 1 };
+  OctoSenderConfig sc;
+  guint8 buf[OCTO_ACK_MAX_LEN];
+  gsize len;
+
+  world_init (&w, "min-rtt");
+  world_run (&w, 100 * MS, 100 * MS);
+  octo_sender_config_init (&sc);
+  octo_sender_config_ids_from_seed (&sc, 7);
+  ack.conn_id = sc.conn_id;
+  ack.ranges[0].first = ack.ranges[0].last = sc.isn;
+  len = octo_ack_write (&ack, buf, sizeof buf);
+  g_assert_false (octo_sender_on_path_control (w.sender, 0, buf, len, w.now));
+  octo_sender_get_stats (w.sender, &st);
+  g_assert_cmpuint (st.acks_foreign, ==, 1);
+  world_clear (&w);
+}
+
+static void
+test_unknown_scheduler_makes_no_sender (void)
+{
+  OctoSenderConfig sc;
+
+  octo_sender_config_init (&sc);
+  sc.n_paths = 2;
+  sc.scheduler = "fastest";
+  g_assert_null (octo_sender_new (&sc, 0));
+  sc.scheduler = NULL;
+  sc.n_paths = OCTO_SCHED_MAX_PATHS + 1;
+  g_assert_null (octo_sender_new (&sc, 0));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/mp-sender/messages-reassembled-across-paths",
+      test_messages_reassembled_across_paths);
+  g_test_add_func ("/transport/mp-sender/path-down-reschedules-its-packets",
+      test_path_down_reschedules_its_packets);
+  g_test_add_func ("/transport/mp-sender/traffic-moves-to-the-live-path",
+      test_traffic_moves_to_the_live_path);
+  g_test_add_func ("/transport/mp-sender/an-inflated-rtt-is-measured-again",
+      test_an_inflated_rtt_is_measured_again);
+  g_test_add_func ("/transport/mp-sender/ack-naming-another-path-is-foreign",
+      test_ack_naming_another_path_is_foreign);
+  g_test_add_func ("/transport/mp-sender/unknown-scheduler-makes-no-sender",
+      test_unknown_scheduler_makes_no_sender);
+  return g_test_run ();
+}
