@@ -184,6 +184,33 @@ test_crc_matches_bitwise_definition (void)
   g_rand_free (rand);
 }
 
+/* The parser checks the same CRC: on random headers it accepts the
+ * bitwise definition's value and refuses every other one. */
+static void
+test_parse_checks_bitwise_crc (void)
+{
+  GRand *rand = g_rand_new_with_seed (9);
+
+  for (guint n = 0; n < 20000; n++) {
+    guint8 bytes[OCTO_WIRE_HEADER_LEN];
+    OctoHeader out;
+    guint8 crc;
+
+    for (guint j = 0; j < sizeof bytes; j++)
+      bytes[j] = g_rand_int (rand) & 0xff;
+    bytes[0] = OCTO_WIRE_MARKER | OCTO_WIRE_VERSION;
+    bytes[11] &= 0xfe;          /* reserved bit clear */
+    crc = reference_crc (bytes);
+    bytes[1] = crc;
+    g_assert_cmpint (octo_header_parse (bytes, sizeof bytes, &out), ==,
+        OCTO_PARSE_OK);
+    bytes[1] = crc ^ (guint8) g_rand_int_range (rand, 1, 256);
+    g_assert_cmpint (octo_header_parse (bytes, sizeof bytes, &out), ==,
+        OCTO_PARSE_BAD_CHECKSUM);
+  }
+  g_rand_free (rand);
+}
+
 /* Random bytes pass as a header with probability 2^-17 (marker + version
  * 1/256, CRC 1/256, reserved bit 1/2): check the measured rate is close. */
 static void
@@ -215,6 +242,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/wire/crc-matches-bitwise-definition",
       test_crc_matches_bitwise_definition);
+  g_test_add_func ("/wire/parse-checks-bitwise-crc",
+      test_parse_checks_bitwise_crc);
   g_test_add_func ("/wire/round-trip-full-ranges",
       test_header_round_trips_every_field_range);
   g_test_add_func ("/wire/pack-rejects-out-of-range",
