@@ -81,10 +81,14 @@ struct _Stream {
   guint32 n_open;
   /* line 1: arrivals, emptiness and the oldest record */
   guint32 n_idle;
+  /* newest's msg_id and epoch, if newest: a message's first packet is
+   * told from its others without reading the previous message's record */
+  guint32 newest_id;
   OctoArrivalCounters arrivals;
   OctoArrivalSample *arrival_samples;   /* OCTO_ARRIVAL_HISTORY of them */
   OctoTime emptied;             /* when queued last fell to 0 */
   Message *oldest;
+  guint32 newest_epoch;
   /* line 2: its share among many active streams */
   _Alignas (STREAM_LINE) guint32 snapshot_id; /* == engine's: snapshot_demand is in it */
   guint32 share_snapshot_id;    /* share and skip are from that snapshot */
@@ -263,10 +267,15 @@ release_message (OctoEngine *e, Message *m)
     m->prev->next = m->next;
   else
     s->oldest = m->next;
-  if (m->next)
+  if (m->next) {
     m->next->prev = m->prev;
-  else
+  } else {
     s->newest = m->prev;
+    if (s->newest) {
+      s->newest_id = s->newest->msg_id;
+      s->newest_epoch = s->newest->epoch;
+    }
+  }
   if (--s->n_open == 0)
     s->has_max_id = FALSE;
   m->next = e->free_messages;
@@ -335,6 +344,8 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   else
     s->oldest = m;
   s->newest = m;
+  s->newest_id = m->msg_id;
+  s->newest_epoch = m->epoch;
   s->n_open++;
   s->n_idle++;                  /* until its first packet is stored */
   if (!s->has_max_id || octo_msg_id_newer (m->msg_id, s->max_id)) {
@@ -359,7 +370,7 @@ find_message (OctoEngine *e, Stream *s, guint32 msg_id, OctoTime now)
 
   /* most packets continue the message before them, or start a newer one;
    * only reordered and late packets search the open records */
-  if (!(m && m->msg_id == msg_id && m->epoch == s->epoch)) {
+  if (!(m && s->newest_id == msg_id && s->newest_epoch == s->epoch)) {
     if (!s->has_max_id || octo_msg_id_newer (msg_id, s->max_id))
       return NULL;
     for (m = s->newest; m; m = m->prev)
@@ -429,8 +440,10 @@ lookup_stream (const OctoEngine *e, guint64 source, guint16 stream_id)
       return NULL;
     if (e->table[i].hash == hash) {
       /* among many streams, its record is rarely cached: fetch its other
-       * hot line while the key's line is read */
+       * hot line, and the line of its share among many, while the key's
+       * line is read */
       __builtin_prefetch ((const char *) c + STREAM_LINE);
+      __builtin_prefetch ((const char *) c + 2 * STREAM_LINE);
       if (c->source == source && c->stream_id == stream_id)
         return c;
     }

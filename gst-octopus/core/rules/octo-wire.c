@@ -9,6 +9,8 @@
  */
 #include "octo-wire.h"
 
+#include <string.h>
+
 /* crc8_table[k][b]: the CRC of byte b followed by k zero bytes.  The CRC is
  * linear, so four bytes are folded in with four independent lookups
  * ("slice-by-4") instead of a chain of four dependent ones; [0] alone is the
@@ -224,6 +226,62 @@ octo_header_parse (const guint8 *data, gsize len, OctoHeader *out)
     .slack_ms = (word >> 13) & 0x3ff,
     .link_bitrate_threshold_bps = bitrate_from_code ((word >> 1) & 0xfff),
   };
+  return OCTO_PARSE_OK;
+}
+
+void
+octo_header_cache_init (OctoHeaderCache *cache)
+{
+  memset (cache, 0, sizeof (*cache));
+}
+
+/* The bits that may differ from the cached header: the CRC byte and the
+ * first/last bits of byte 8. */
+static const guint8 same_message_ignored[OCTO_WIRE_HEADER_LEN] = {
+  0, 0xff, 0, 0, 0, 0, 0, 0, 0xc0, 0, 0, 0
+};
+
+/* The full parse of octo_header_parse_cached(), kept out of line so that
+ * the check before it needs no stack frame. */
+static G_GNUC_NO_INLINE OctoParseResult
+parse_and_remember (OctoHeaderCache *cache, const guint8 *data, gsize len,
+    OctoHeader *out)
+{
+  OctoParseResult result = octo_header_parse (data, len, out);
+
+  if (result == OCTO_PARSE_OK) {
+    memcpy (cache->bytes, data, OCTO_WIRE_HEADER_LEN);
+    cache->header = *out;
+    cache->valid = TRUE;
+  }
+  return result;
+}
+
+OctoParseResult
+octo_header_parse_cached (OctoHeaderCache *cache, const guint8 *data,
+    gsize len, OctoHeader *out)
+{
+  guint64 head, cached_head, ignored_head;
+  guint32 tail, cached_tail, ignored_tail;
+
+  if (!cache->valid || len < OCTO_WIRE_HEADER_LEN)
+    return parse_and_remember (cache, data, len, out);
+  memcpy (&head, data, 8);
+  memcpy (&cached_head, cache->bytes, 8);
+  memcpy (&ignored_head, same_message_ignored, 8);
+  memcpy (&tail, data + 8, 4);
+  memcpy (&cached_tail, cache->bytes + 8, 4);
+  memcpy (&ignored_tail, same_message_ignored + 8, 4);
+  /* byte 8 is the first of the last slice: a difference d there changes
+   * the CRC by crc8_table[3][d] */
+  if (((head ^ cached_head) & ~ignored_head) != 0
+      || ((tail ^ cached_tail) & ~ignored_tail) != 0
+      || data[1] != (cache->bytes[1] ^
+          crc8_table[3][data[8] ^ cache->bytes[8]]))
+    return parse_and_remember (cache, data, len, out);
+  *out = cache->header;
+  out->first = data[8] >> 7;
+  out->last = (data[8] >> 6) & 1;
   return OCTO_PARSE_OK;
 }
 
