@@ -68,9 +68,6 @@ octo_rate_meter_departure (OctoRateMeter *meter, guint32 bytes, OctoTime now)
   meter->dep[slot].cum_bytes = meter->total_bytes;
   meter->dep[slot].cum_busy = meter->busy_total;
   meter->head = (slot + 1) % OCTO_RATE_HISTORY;
-  /* the next slot is the oldest departure, which rate() reads, and the next
-   * one written: with many streams' records around it is out of cache */
-  __builtin_prefetch (&meter->dep[meter->head], 1);
   if (meter->count < OCTO_RATE_HISTORY)
     meter->count++;
   meter->n_departures++;
