@@ -80,7 +80,7 @@ struct _Stream {
   guint32 max_id;               /* newest msg_id seen, if has_max_id */
   guint32 n_open;
   /* line 1: arrivals, emptiness and the oldest record */
-  guint32 n_idle;
+  _Alignas (STREAM_LINE) guint32 n_idle;
   /* newest's msg_id and epoch, if newest: a message's first packet is
    * told from its others without reading the previous message's record */
   guint32 newest_id;
@@ -89,18 +89,20 @@ struct _Stream {
   OctoTime emptied;             /* when queued last fell to 0 */
   Message *oldest;
   guint32 newest_epoch;
-  /* line 2: its share among many active streams */
-  _Alignas (STREAM_LINE) guint32 snapshot_id; /* == engine's: snapshot_demand is in it */
+  /* line 2: its share among many active streams, and restarts */
+  /* == engine's: snapshot_demand is in it */
+  _Alignas (STREAM_LINE) guint32 snapshot_id;
   guint32 share_snapshot_id;    /* share and skip are from that snapshot */
   guint32 snapshot_skip;        /* its own rate's index there, or beyond */
   guint64 snapshot_demand;
   guint64 share_bw;             /* ... for that bandwidth */
   guint64 share;
   guint32 replaced[STREAM_REPLACED];    /* connection ids it replaced */
-  /* line 3 */
+  /* line 3: droppers, read only while dropper_valid says so */
   _Alignas (STREAM_LINE) guint32 dropper[OCTO_N_PRIORITIES];
 };
 
+/* each line's fields fit in it */
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, n_idle) == STREAM_LINE);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, snapshot_id) == 2 * STREAM_LINE);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, dropper) == 3 * STREAM_LINE);
