@@ -15,6 +15,7 @@ shim_classifier_init (ShimClassifier *c, guint8 rtp_ext_id)
 {
   *c = (ShimClassifier) { .rtp_ext_id = rtp_ext_id };
   octo_rtpext_learner_init (&c->learner);
+  octo_header_cache_init (&c->header_cache);
 }
 
 guint8
@@ -61,7 +62,7 @@ shim_classify (ShimClassifier *c, const guint8 *data, gsize len,
   op->source = addr_key;
   op->connection = 0;
   if (kind == OCTO_DGRAM_OCTOPUS) {
-    r = octo_header_parse (data, len, &op->header);
+    r = octo_header_parse_cached (&c->header_cache, data, len, &op->header);
     op->tagged = r == OCTO_PARSE_OK;
     op->connection = octo_data_connection (data, len);
   } else if (kind == OCTO_DGRAM_RTP) {

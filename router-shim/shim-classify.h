@@ -19,6 +19,7 @@ typedef struct {
   OctoRtpextLearner learner;
   guint64 kinds[OCTO_DGRAM_N_KINDS];
   guint64 rtp_tagged;           /* RTP packets queued by their extension */
+  OctoHeaderCache header_cache; /* the last Octopus header parsed */
 } ShimClassifier;
 
 void shim_classifier_init (ShimClassifier *c, guint8 rtp_ext_id);

@@ -60,11 +60,14 @@ struct _MessageBlock {
   Message message[MESSAGES_PER_BLOCK];
 };
 
-/* Cache-line aligned; what every packet touches is in its first two lines,
- * the fields of rarer events (restarts, fair shares among many streams)
- * after them. */
+#define STREAM_LINE 64
+
+/* Cache-line aligned; what every packet or message touches is in its first
+ * two lines, the fields of rarer events (droppers, restarts, fair shares
+ * among many streams) after them. */
 struct _Stream {
-  _Alignas (64) guint64 source; /* with stream_id, the hash table's key */
+  /* line 0: the lookup, recency and the newest message */
+  _Alignas (STREAM_LINE) guint64 source; /* with stream_id, the hash table's key */
   guint16 stream_id;
   guint8 has_max_id;
   guint8 dropper_valid;         /* bit t: dropper[t] holds an id */
@@ -76,20 +79,33 @@ struct _Stream {
   guint32 epoch;                /* octo_engine_reset_stream() count */
   guint32 max_id;               /* newest msg_id seen, if has_max_id */
   guint32 n_open;
-  guint32 n_idle;
-  guint32 dropper[OCTO_N_PRIORITIES];
+  /* line 1: arrivals, emptiness and the oldest record */
+  _Alignas (STREAM_LINE) guint32 n_idle;
+  /* newest's msg_id and epoch, if newest: a message's first packet is
+   * told from its others without reading the previous message's record */
+  guint32 newest_id;
   OctoArrivalCounters arrivals;
   OctoArrivalSample *arrival_samples;   /* OCTO_ARRIVAL_HISTORY of them */
   OctoTime emptied;             /* when queued last fell to 0 */
   Message *oldest;
-  guint32 replaced[STREAM_REPLACED];    /* connection ids it replaced */
-  guint32 snapshot_id;          /* == engine's: snapshot_demand is in it */
+  guint32 newest_epoch;
+  /* line 2: its share among many active streams, and restarts */
+  /* == engine's: snapshot_demand is in it */
+  _Alignas (STREAM_LINE) guint32 snapshot_id;
   guint32 share_snapshot_id;    /* share and skip are from that snapshot */
   guint32 snapshot_skip;        /* its own rate's index there, or beyond */
   guint64 snapshot_demand;
   guint64 share_bw;             /* ... for that bandwidth */
   guint64 share;
+  guint32 replaced[STREAM_REPLACED];    /* connection ids it replaced */
+  /* line 3: droppers, read only while dropper_valid says so */
+  _Alignas (STREAM_LINE) guint32 dropper[OCTO_N_PRIORITIES];
 };
+
+/* each line's fields fit in it */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, n_idle) == STREAM_LINE);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, snapshot_id) == 2 * STREAM_LINE);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, dropper) == 3 * STREAM_LINE);
 
 typedef struct {
   OctoPacket packet;
@@ -253,10 +269,15 @@ release_message (OctoEngine *e, Message *m)
     m->prev->next = m->next;
   else
     s->oldest = m->next;
-  if (m->next)
+  if (m->next) {
     m->next->prev = m->prev;
-  else
+  } else {
     s->newest = m->prev;
+    if (s->newest) {
+      s->newest_id = s->newest->msg_id;
+      s->newest_epoch = s->newest->epoch;
+    }
+  }
   if (--s->n_open == 0)
     s->has_max_id = FALSE;
   m->next = e->free_messages;
@@ -325,6 +346,8 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   else
     s->oldest = m;
   s->newest = m;
+  s->newest_id = m->msg_id;
+  s->newest_epoch = m->epoch;
   s->n_open++;
   s->n_idle++;                  /* until its first packet is stored */
   if (!s->has_max_id || octo_msg_id_newer (m->msg_id, s->max_id)) {
@@ -349,7 +372,7 @@ find_message (OctoEngine *e, Stream *s, guint32 msg_id, OctoTime now)
 
   /* most packets continue the message before them, or start a newer one;
    * only reordered and late packets search the open records */
-  if (!(m && m->msg_id == msg_id && m->epoch == s->epoch)) {
+  if (!(m && s->newest_id == msg_id && s->newest_epoch == s->epoch)) {
     if (!s->has_max_id || octo_msg_id_newer (msg_id, s->max_id))
       return NULL;
     for (m = s->newest; m; m = m->prev)
@@ -417,9 +440,15 @@ lookup_stream (const OctoEngine *e, guint64 source, guint16 stream_id)
     Stream *c = e->table[i].stream;
     if (!c)
       return NULL;
-    if (e->table[i].hash == hash && c->source == source
-        && c->stream_id == stream_id)
-      return c;
+    if (e->table[i].hash == hash) {
+      /* among many streams, its record is rarely cached: fetch its other
+       * hot line, and the line of its share among many, while the key's
+       * line is read */
+      __builtin_prefetch ((const char *) c + STREAM_LINE);
+      __builtin_prefetch ((const char *) c + 2 * STREAM_LINE);
+      if (c->source == source && c->stream_id == stream_id)
+        return c;
+    }
   }
 }
 
@@ -512,6 +541,12 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
     link_most_recent (e, s);
     e->n_streams++;
   }
+  /* what this packet and its message will touch, fetched together instead
+   * of one miss after another: the newest record, the arrival sample, and
+   * the oldest record (forgotten when this message goes idle) */
+  __builtin_prefetch (s->newest);
+  __builtin_prefetch (&s->arrival_samples[s->arrivals.head], 1);
+  __builtin_prefetch (s->oldest);
   e->last_stream = s;
   return s;
 }
@@ -802,8 +837,16 @@ take_snapshot (OctoEngine *e, OctoTime start, OctoTime now)
     e->snapshot_id = 1;
   for (Stream *c = e->most_recent; c && c->last_arrival > start;
       c = c->older) {
-    guint64 demand = octo_arrival_history_rate (&c->arrivals,
-        c->arrival_samples, start, now);
+    guint64 demand;
+    /* the walk reaches streams long out of cache: fetch the next one's
+     * lines while this one's rate is computed */
+    if (c->older) {
+      __builtin_prefetch (c->older);
+      __builtin_prefetch ((const char *) c->older + STREAM_LINE);
+      __builtin_prefetch ((const char *) c->older + 2 * STREAM_LINE, 1);
+    }
+    demand = octo_arrival_history_rate (&c->arrivals, c->arrival_samples,
+        start, now);
     if (demand == 0)
       continue;
     c->snapshot_id = e->snapshot_id;
@@ -878,8 +921,9 @@ share_of (OctoEngine *e, Stream *s, OctoTime now)
   /* alone in the queue: the whole bandwidth */
   if (e->n_streams < 2 && e->untagged_arrivals.counters.count == 0)
     return bw;
+  /* bw is the rate measured just now: its window is the meter's last */
   start = e->config.bw_source == OCTO_BW_MEASURED ?
-      octo_rate_meter_window_start (e->rate, now) :
+      octo_rate_meter_window_start (e->rate) :
       (now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0);
   for (Stream *c = e->most_recent; c && c->last_arrival > start;
       c = c->older)

@@ -86,7 +86,7 @@ octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now)
 {
   guint32 lo, first, last, intervals;
   guint64 oldest, seq;
-  OctoTime cutoff, span, since_last, mean;
+  OctoTime cutoff, span, since_last, product;
   guint64 bytes;
 
   if (meter->count < OCTO_RATE_MIN_DEPARTURES)
@@ -115,22 +115,22 @@ octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now)
 
   bytes = meter->dep[last].cum_bytes - meter->dep[first].cum_bytes;
   span = meter->dep[last].cum_busy - meter->dep[first].cum_busy;
-  /* a queue busy for longer than a usual service interval without a
-   * departure is being served slower: count that time too */
-  mean = span / intervals;
+  /* a queue busy for longer than a usual service interval (span / intervals,
+   * rounded down) without a departure is being served slower: count that
+   * time too.  since_last > floor (span / intervals) is tested as
+   * since_last * intervals > span, so the division is paid only then. */
   since_last = busy_at (meter, now) - meter->dep[last].cum_busy;
-  if (since_last > mean)
-    span += since_last - mean;
+  if (__builtin_mul_overflow (since_last, intervals, &product)
+      || product > span)
+    span += since_last - span / intervals;
   if (span == 0)
     return OCTO_BW_UNLIMITED;
   return (guint64) ((gdouble) bytes * 8.0 * OCTO_SECOND / (gdouble) span);
 }
 
 OctoTime
-octo_rate_meter_window_start (OctoRateMeter *meter, OctoTime now)
+octo_rate_meter_window_start (const OctoRateMeter *meter)
 {
-  if (octo_rate_meter_rate (meter, now) == OCTO_BW_UNKNOWN)
-    return now > OCTO_RATE_WINDOW ? now - OCTO_RATE_WINDOW : 0;
   return meter->window_start;
 }
 

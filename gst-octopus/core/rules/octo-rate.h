@@ -34,8 +34,9 @@ void octo_rate_meter_departure (OctoRateMeter *meter, guint32 bytes,
 /* Bits/s, OCTO_BW_UNKNOWN or OCTO_BW_UNLIMITED. */
 guint64 octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now);
 /* Start of the window the last rate() used (for arrival rates "over the
- * same window"). */
-OctoTime octo_rate_meter_window_start (OctoRateMeter *meter, OctoTime now);
+ * same window"); meaningful right after a rate() that returned a rate, not
+ * OCTO_BW_UNKNOWN. */
+OctoTime octo_rate_meter_window_start (const OctoRateMeter *meter);
 
 /* Arrival-rate history of one stream: bytes per time, the newest
  * OCTO_ARRIVAL_HISTORY instants.  Its counters and its samples are separate

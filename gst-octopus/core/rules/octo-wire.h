@@ -54,6 +54,24 @@ const gchar *octo_parse_result_to_string (OctoParseResult result);
 OctoParseResult octo_header_parse (const guint8 *data, gsize len,
     OctoHeader *out);
 
+/* The last header one reader parsed.  Consecutive packets of a message
+ * differ only in their first and last bits (and so in their CRC): such a
+ * packet is parsed from it, with the CRC checked from the one difference
+ * (the CRC is linear), without reading its fields again. */
+typedef struct {
+  guint8 bytes[OCTO_WIRE_HEADER_LEN];
+  OctoHeader header;
+  gboolean valid;
+} OctoHeaderCache;
+
+/* Zeroed is empty too. */
+void octo_header_cache_init (OctoHeaderCache *cache);
+
+/* octo_header_parse(), same result and same @out, remembering in @cache the
+ * last header that parsed. */
+OctoParseResult octo_header_parse_cached (OctoHeaderCache *cache,
+    const guint8 *data, gsize len, OctoHeader *out);
+
 /* Writes 12 bytes.  Returns FALSE (writing nothing) if a field is out of
  * range: priority or threshold > 7, slack > 1023 ms.  The bitrate threshold is
  * rounded to the nearest representable value (relative error <= 0.4 %). */

@@ -184,6 +184,100 @@ test_crc_matches_bitwise_definition (void)
   g_rand_free (rand);
 }
 
+/* The parser checks the same CRC: on random headers it accepts the
+ * bitwise definition's value and refuses every other one. */
+static void
+test_parse_checks_bitwise_crc (void)
+{
+  GRand *rand = g_rand_new_with_seed (9);
+
+  for (guint n = 0; n < 20000; n++) {
+    guint8 bytes[OCTO_WIRE_HEADER_LEN];
+    OctoHeader out;
+    guint8 crc;
+
+    for (guint j = 0; j < sizeof bytes; j++)
+      bytes[j] = g_rand_int (rand) & 0xff;
+    bytes[0] = OCTO_WIRE_MARKER | OCTO_WIRE_VERSION;
+    bytes[11] &= 0xfe;          /* reserved bit clear */
+    crc = reference_crc (bytes);
+    bytes[1] = crc;
+    g_assert_cmpint (octo_header_parse (bytes, sizeof bytes, &out), ==,
+        OCTO_PARSE_OK);
+    bytes[1] = crc ^ (guint8) g_rand_int_range (rand, 1, 256);
+    g_assert_cmpint (octo_header_parse (bytes, sizeof bytes, &out), ==,
+        OCTO_PARSE_BAD_CHECKSUM);
+  }
+  g_rand_free (rand);
+}
+
+static void
+assert_same_header (const OctoHeader *a, const OctoHeader *b)
+{
+  g_assert_cmpuint (a->msg_id, ==, b->msg_id);
+  g_assert_cmpuint (a->stream_id, ==, b->stream_id);
+  g_assert_cmpuint (a->slack_ms, ==, b->slack_ms);
+  g_assert_cmpuint (a->link_bitrate_threshold_bps, ==,
+      b->link_bitrate_threshold_bps);
+  g_assert_cmpuint (a->priority, ==, b->priority);
+  g_assert_cmpuint (a->priority_threshold, ==, b->priority_threshold);
+  g_assert_cmpuint (a->first, ==, b->first);
+  g_assert_cmpuint (a->last, ==, b->last);
+  g_assert_cmpuint (a->drop, ==, b->drop);
+}
+
+/* The cached parser gives the plain parser's result and fields after any
+ * header: the same message's other packets, one flipped bit of them (the
+ * CRC bits included), and bytes that are no header. */
+static void
+test_cached_parse_matches_plain (void)
+{
+  GRand *rand = g_rand_new_with_seed (10);
+  OctoHeaderCache cache;
+  OctoHeader h = { 0 };
+
+  octo_header_cache_init (&cache);
+  for (guint n = 0; n < 20000; n++) {
+    OctoHeader plain, cached;
+    guint8 bytes[OCTO_WIRE_HEADER_LEN];
+    OctoParseResult result;
+
+    if (g_rand_int_range (rand, 0, 4) == 0) {  /* else the same message */
+      h.msg_id = g_rand_int_range (rand, 0, 4);
+      h.stream_id = g_rand_int_range (rand, 0, 2);
+      h.priority = g_rand_int_range (rand, 0, 8);
+      h.drop = g_rand_boolean (rand);
+      h.slack_ms = g_rand_int_range (rand, 0, 3);
+      h.link_bitrate_threshold_bps = g_rand_boolean (rand) ? 700000 : 0;
+    }
+    h.first = g_rand_boolean (rand);
+    h.last = g_rand_boolean (rand);
+    g_assert_true (octo_header_pack (&h, bytes));
+    switch (g_rand_int_range (rand, 0, 3)) {
+      case 0:                  /* a packet as sent */
+        break;
+      case 1:                  /* one bit flipped */
+        bytes[g_rand_int_range (rand, 0, OCTO_WIRE_HEADER_LEN)] ^=
+            1u << g_rand_int_range (rand, 0, 8);
+        break;
+      default:                 /* anything */
+        for (guint j = 0; j < sizeof bytes; j++)
+          bytes[j] = g_rand_int (rand) & 0xff;
+        break;
+    }
+    result = octo_header_parse (bytes, sizeof bytes, &plain);
+    g_assert_cmpint (octo_header_parse_cached (&cache, bytes, sizeof bytes,
+            &cached), ==, result);
+    if (result == OCTO_PARSE_OK)
+      assert_same_header (&cached, &plain);
+    /* never past the given length */
+    g_assert_cmpint (octo_header_parse_cached (&cache, bytes,
+            g_rand_int_range (rand, 0, OCTO_WIRE_HEADER_LEN), &cached), ==,
+        OCTO_PARSE_TRUNCATED);
+  }
+  g_rand_free (rand);
+}
+
 /* Random bytes pass as a header with probability 2^-17 (marker + version
  * 1/256, CRC 1/256, reserved bit 1/2): check the measured rate is close. */
 static void
@@ -215,6 +309,10 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/wire/crc-matches-bitwise-definition",
       test_crc_matches_bitwise_definition);
+  g_test_add_func ("/wire/parse-checks-bitwise-crc",
+      test_parse_checks_bitwise_crc);
+  g_test_add_func ("/wire/cached-parse-matches-plain",
+      test_cached_parse_matches_plain);
   g_test_add_func ("/wire/round-trip-full-ranges",
       test_header_round_trips_every_field_range);
   g_test_add_func ("/wire/pack-rejects-out-of-range",
