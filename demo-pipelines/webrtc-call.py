@@ -24,7 +24,7 @@ behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
                         rate is --overshoot (default 1) times its
                         estimated-bitrate.
   --scheme octopus-svc  VP9 with 2 quality layers (octopussvcenc: both at the
-                        source size, Q0 half the rate; no periodic key frame,
+                        source size, Q0 a quarter of the rate; no periodic key frame,
                         Q1 re-synced every 10 frames: SVC_ENCODER below),
                         tagged by `octopustag policy=quality`, one RTP frame
                         per layer (rtpvp9svcpay, RFC 9628 flexible mode) with
@@ -269,6 +269,13 @@ def rtp_caps(scheme):
                    "rtcp-fb-transport-cc=(boolean)true")
     ext = ",".join(ext)
     codec = "VP9" if is_svc(scheme) else "VP8"
+    if is_svc(scheme):
+        # PLI, no NACK: octopus-svc sends no periodic key frame, so its
+        # receiver asks for one when it lost the base layer (octopussvcdec
+        # request-keyframe).  The VP8 arms as before: with PLI negotiated,
+        # rtpvp8depay's requests on every loss had the gcc arm's encoder
+        # lag by seconds (two calls).
+        ext += ",rtcp-fb-nack-pli=(boolean)true"
     return Gst.Caps.from_string(f"application/x-rtp,media=video,encoding-name={codec},"
                                 f"payload=96,clock-rate=90000,{ext}")
 
@@ -742,7 +749,8 @@ class Receiver:
         if is_svc(self.args.scheme):
             # A frame shown at a lower layer is smaller: scaled to the
             # source size, as a viewer would see it, for SSIM.
-            decode = ("rtpvp9svcdepay name=depay ! octopussvcdec ! videoscale "
+            decode = ("rtpvp9svcdepay name=depay ! octopussvcdec request-keyframe=true "
+                      "! videoscale "
                       "! videoconvert ")
         else:
             decode = (f"rtpvp8depay name=depay request-keyframe={recover} "
@@ -877,7 +885,9 @@ def write_metrics_inputs(args, sender):
             frame, t = line.split(",")
             received[int(frame)] = int(t)
     decoded = np.load(os.path.join(args.out, "decoded.npz"))
-    first = min(sender.sent)
+    # frames numbered in encoding order (a frame never encoded is no gap in
+    # the stream's reference chain)
+    rank = {frame: n for n, frame in enumerate(sorted(sender.sent))}
     scored = [frame for frame in sorted(sender.sent)
               if str(frame) in decoded and frame in sender.source]
     scores = dict(zip(scored, score_frames(
@@ -888,12 +898,12 @@ def write_metrics_inputs(args, sender):
         f.write("frame,index,capture_ns,keyframe,temporal_layer,level,quality\n")
         for frame, (capture, key, layer) in sorted(sender.sent.items()):
             q = scores[frame][0] if frame in scores else 0.0
-            f.write(f"{frame - first},0,{capture},{key},{layer},0,{q:.6f}\n")
+            f.write(f"{rank[frame]},0,{capture},{key},{layer},0,{q:.6f}\n")
     with open(os.path.join(args.out, "received.csv"), "w") as f:
         f.write("frame,index,arrival_ns\n")
         for frame, t in sorted(received.items()):
             if frame in sender.sent:
-                f.write(f"{frame - first},0,{t}\n")
+                f.write(f"{rank[frame]},0,{t}\n")
     return len(decoded.files), scores
 
 

@@ -41,11 +41,15 @@ enum {
   PROP_TEMPORAL_LAYERS,
   PROP_THREADS,
   PROP_MAX_FRAME_PIXELS,
+  PROP_REQUEST_KEYFRAME,
   PROP_STATS,
 };
 
 #define DEFAULT_TEMPORAL_LAYERS 0
 #define DEFAULT_THREADS 1
+#define DEFAULT_REQUEST_KEYFRAME FALSE
+/* a key frame takes a round trip to come: no more requests meanwhile */
+#define KEYFRAME_REQUEST_INTERVAL (500 * GST_MSECOND)
 
 struct _GstOctopusSvcDec {
   GstElement parent;
@@ -55,6 +59,7 @@ struct _GstOctopusSvcDec {
   guint temporal_layers;
   guint threads;
   guint64 max_frame_pixels;
+  gboolean request_keyframe;
 
   /* streaming (stream lock) */
   SvcCodec codec;
@@ -78,10 +83,11 @@ struct _GstOctopusSvcDec {
   GstOctopusMeta desc;
   GstClockTime pts, duration;
   SvcScaler scaler;
+  GstClockTime last_keyframe_request;   /* stream time (PTS), or NONE */
 
   /* counters (object lock) */
   guint64 frames_shown, layers_decoded, layers_undecodable, layers_late;
-  guint64 layers_too_large;
+  guint64 layers_too_large, keyframes_requested;
 };
 
 G_DEFINE_TYPE (GstOctopusSvcDec, gst_octopus_svc_dec, GST_TYPE_ELEMENT);
@@ -358,6 +364,31 @@ is_top_layer (GstOctopusSvcDec *self, GstBuffer *buf,
       && self->picture->d_h >= self->display_height;
 }
 
+/* Layer 0 of the newest frame cannot be decoded: nothing will be until a
+ * key frame, so ask upstream for one (rtpbin turns it into a PLI), at most
+ * once per KEYFRAME_REQUEST_INTERVAL of stream time. */
+static void
+maybe_request_keyframe (GstOctopusSvcDec *self, GstClockTime pts)
+{
+  gboolean request;
+
+  GST_OBJECT_LOCK (self);
+  request = self->request_keyframe;
+  GST_OBJECT_UNLOCK (self);
+  if (!request || !GST_CLOCK_TIME_IS_VALID (pts)
+      || (GST_CLOCK_TIME_IS_VALID (self->last_keyframe_request)
+          && pts < self->last_keyframe_request + KEYFRAME_REQUEST_INTERVAL))
+    return;
+  self->last_keyframe_request = pts;
+  GST_OBJECT_LOCK (self);
+  self->keyframes_requested++;
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "layer 0 undecodable: requesting a key frame");
+  gst_pad_push_event (self->sinkpad,
+      gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE, TRUE,
+          0));
+}
+
 static GstFlowReturn
 gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 {
@@ -376,6 +407,7 @@ gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
       GST_OBJECT_LOCK (self);
       self->layers_undecodable++;
       GST_OBJECT_UNLOCK (self);
+      maybe_request_keyframe (self, GST_BUFFER_PTS (buf));
       gst_buffer_unref (buf);
       return GST_FLOW_OK;
     }
@@ -429,12 +461,16 @@ gst_octopus_svc_dec_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
       GST_OBJECT_UNLOCK (self);
     }
   } else {
+    gboolean newest = desc.frame_id == self->decodability.newest_id;
+
     GST_OBJECT_LOCK (self);
-    if (desc.frame_id == self->decodability.newest_id)
+    if (newest)
       self->layers_undecodable++;
     else
       self->layers_late++;
     GST_OBJECT_UNLOCK (self);
+    if (newest && desc.spatial_layer == 0)
+      maybe_request_keyframe (self, GST_BUFFER_PTS (buf));
   }
   top = is_top_layer (self, buf, &desc);
   gst_buffer_unref (buf);
@@ -491,7 +527,8 @@ make_stats (GstOctopusSvcDec *self)
       "layers-decoded", G_TYPE_UINT64, self->layers_decoded,
       "layers-undecodable", G_TYPE_UINT64, self->layers_undecodable,
       "layers-late", G_TYPE_UINT64, self->layers_late,
-      "layers-too-large", G_TYPE_UINT64, self->layers_too_large, NULL);
+      "layers-too-large", G_TYPE_UINT64, self->layers_too_large,
+      "keyframes-requested", G_TYPE_UINT64, self->keyframes_requested, NULL);
 }
 
 static GstStateChangeReturn
@@ -509,6 +546,7 @@ gst_octopus_svc_dec_change_state (GstElement *element,
     self->pending = FALSE;
     self->picture = NULL;
     self->next_id = 0;
+    self->last_keyframe_request = GST_CLOCK_TIME_NONE;
     g_list_free_full (self->held_events, (GDestroyNotify) gst_event_unref);
     self->held_events = NULL;
     reset_description (self);
@@ -533,6 +571,9 @@ gst_octopus_svc_dec_set_property (GObject *object, guint prop_id,
     case PROP_MAX_FRAME_PIXELS:
       self->max_frame_pixels = g_value_get_uint64 (value);
       break;
+    case PROP_REQUEST_KEYFRAME:
+      self->request_keyframe = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -556,6 +597,9 @@ gst_octopus_svc_dec_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_MAX_FRAME_PIXELS:
       g_value_set_uint64 (value, self->max_frame_pixels);
+      break;
+    case PROP_REQUEST_KEYFRAME:
+      g_value_set_boolean (value, self->request_keyframe);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));
@@ -607,11 +651,18 @@ gst_octopus_svc_dec_class_init (GstOctopusSvcDecClass *klass)
           "next key frame (default 4096x2176: libvpx then allocates under "
           "64 MB at once); applies from the next stream start",
           1, G_MAXUINT64, SVC_DEFAULT_MAX_FRAME_PIXELS, rw));
+  g_object_class_install_property (gobject_class, PROP_REQUEST_KEYFRAME,
+      g_param_spec_boolean ("request-keyframe", "Request keyframe",
+          "When layer 0 of a frame cannot be decoded (its reference was "
+          "lost, or the stream started without a key frame), send an "
+          "upstream force-key-unit event (a PLI through rtpbin), at most "
+          "once per 500 ms of stream time", DEFAULT_REQUEST_KEYFRAME, rw));
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
           "frames-shown, layers-decoded, layers-undecodable (reference or "
           "lower layer missing), layers-late (of a frame older than the "
-          "newest), layers-too-large (over max-frame-pixels)",
+          "newest), layers-too-large (over max-frame-pixels), "
+          "keyframes-requested",
           GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
@@ -644,5 +695,7 @@ gst_octopus_svc_dec_init (GstOctopusSvcDec *self)
   self->temporal_layers = DEFAULT_TEMPORAL_LAYERS;
   self->threads = DEFAULT_THREADS;
   self->max_frame_pixels = SVC_DEFAULT_MAX_FRAME_PIXELS;
+  self->request_keyframe = DEFAULT_REQUEST_KEYFRAME;
+  self->last_keyframe_request = GST_CLOCK_TIME_NONE;
   reset_description (self);
 }

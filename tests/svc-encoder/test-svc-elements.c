@@ -478,6 +478,45 @@ GST_START_TEST (test_octopussvcdec_shows_highest_decodable_layer)
 
 GST_END_TEST;
 
+/* Q0 lost at frame 11 (keep_some): with request-keyframe one upstream
+ * force-key-unit event for frames 12-14 (80 ms of stream time, under the
+ * 500 ms between requests); none without it. */
+static guint
+keyframe_requests (const gchar *decoder)
+{
+  GstHarness *enc = encoder_harness (VP9_ENC);
+  GstHarness *dec = gst_harness_new_parse (decoder);
+  GPtrArray *coded = encode (enc, 0, 15);
+  GstEvent *ev;
+  guint requests = 0;
+
+  gst_harness_set_src_caps (dec, gst_pad_get_current_caps (enc->sinkpad));
+  for (guint i = 0; i < coded->len; i++) {
+    GstBuffer *b = g_ptr_array_index (coded, i);
+    if (keep_some (gst_buffer_get_octopus_meta (b)))
+      fail_unless_equals_int (gst_harness_push (dec, gst_buffer_ref (b)),
+          GST_FLOW_OK);
+  }
+  while ((ev = gst_harness_try_pull_upstream_event (dec))) {
+    if (gst_video_event_is_force_key_unit (ev))
+      requests++;
+    gst_event_unref (ev);
+  }
+  g_ptr_array_unref (coded);
+  gst_harness_teardown (enc);
+  gst_harness_teardown (dec);
+  return requests;
+}
+
+GST_START_TEST (test_octopussvcdec_requests_keyframe_when_q0_lost)
+{
+  fail_unless_equals_int (keyframe_requests
+      ("octopussvcdec request-keyframe=true"), 1);
+  fail_unless_equals_int (keyframe_requests ("octopussvcdec"), 0);
+}
+
+GST_END_TEST;
+
 #define VP9_TL_ENC "octopussvcenc codec=vp9 spatial-layers=3 " \
     "temporal-layers=3 gop=8 bitrate=600000 speed=8"
 
@@ -645,6 +684,7 @@ svc_suite (void)
   tcase_add_test (tc, test_quality_tags_from_octopussvcenc_meta);
   tcase_add_test (tc, test_flush_restarts_with_key_picture);
   tcase_add_test (tc, test_octopussvcdec_shows_highest_decodable_layer);
+  tcase_add_test (tc, test_octopussvcdec_requests_keyframe_when_q0_lost);
   tcase_add_test (tc, test_octopussvcdec_vp9_spatial_and_temporal_losses);
   tcase_add_test (tc, test_octopussvcdec_vp8_skips_frames_with_lost_references);
   tcase_add_test (tc, test_octopussvcdec_needs_no_caps_behind_octopussrc);
