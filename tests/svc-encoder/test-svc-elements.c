@@ -333,7 +333,10 @@ check_quality_tags (guint temporal_layers)
     fail_unless_equals_int (m->temporal_layer,
         temporal_layers == 3 ? tl3[m->frame_id] : 0);
     fail_unless_equals_int (m->priority, layer);
-    fail_unless_equals_int (m->drop, layer == 0 && m->frame_id % 5 == 0);
+    /* every layer of a key picture: a dropper of its layer and above */
+    fail_unless_equals_int (m->drop, m->frame_id % 5 == 0);
+    if (m->drop)
+      fail_unless_equals_int (m->priority_threshold, layer);
     if (layer == 0) {
       fail_unless_equals_uint64 (m->link_bitrate_threshold_bps, 0);
     } else {

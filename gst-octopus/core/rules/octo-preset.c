@@ -28,7 +28,11 @@ void
 octo_preset_quality (guint layer, gboolean gop_start,
     guint64 cumulative_link_bps, OctoHeader *header)
 {
-  set_rules (header, MIN (layer, 7u), layer == 0 && gop_start, 0,
+  guint priority = MIN (layer, 7u);
+
+  /* a layer's key frame supersedes that layer's (and higher) older
+   * messages still queued: nothing later references them */
+  set_rules (header, priority, gop_start, priority,
       layer > 0 ? cumulative_link_bps : 0);
 }
 

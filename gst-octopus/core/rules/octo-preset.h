@@ -17,8 +17,9 @@ void octo_preset_framerate (gboolean keyframe, guint temporal_layer,
     OctoHeader *header);
 
 /* quality (spatial layers): Qk priority k (capped at 7), bitrate threshold
- * = the level's cumulative link rate up to Qk for k > 0; the GoP's first Q0
- * is a dropper with threshold 0. */
+ * = the level's cumulative link rate up to Qk for k > 0; a key frame of its
+ * layer (@gop_start: the GoP's first picture, or for k > 0 a spatial sync)
+ * is a dropper with threshold k. */
 void octo_preset_quality (guint layer, gboolean gop_start,
     guint64 cumulative_link_bps, OctoHeader *header);
 

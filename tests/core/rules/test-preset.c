@@ -45,8 +45,14 @@ test_quality_tags (void)
   assert_tags (&t, 0, TRUE, 0, 0);
   octo_preset_quality (0, FALSE, 400000, &t);
   assert_tags (&t, 0, FALSE, 0, 0);
+  /* Q1's key frame (a key picture's, or a spatial sync): a dropper of
+   * older Q1 and Q2 */
   octo_preset_quality (1, TRUE, 700000, &t);
+  assert_tags (&t, 1, TRUE, 1, 700000);
+  octo_preset_quality (1, FALSE, 700000, &t);
   assert_tags (&t, 1, FALSE, 0, 700000);
+  octo_preset_quality (2, TRUE, 1200000, &t);
+  assert_tags (&t, 2, TRUE, 2, 1200000);
   octo_preset_quality (2, FALSE, 1200000, &t);
   assert_tags (&t, 2, FALSE, 0, 1200000);
 }
