@@ -23,7 +23,8 @@
  * goes down, and without samples its sRTT and its controller's estimate
  * (advanced by ACKs) would stay where a passing dip left them, and the
  * scheduler would never choose it again.  A probe's RTT sample replaces
- * the stale sRTT.  Lost packets are not retransmitted.
+ * the stale sRTT; its rate sample is app-limited.  Lost packets are not
+ * retransmitted.
  *
  * The caller owns each packet's payload (OctoPacket.data): it reads it
  * when the packet leaves (octo_mp_session_dequeue(), perhaps more than
@@ -107,8 +108,8 @@ OctoSendNext octo_mp_session_dequeue (OctoMpSession *session, OctoTime now,
     OctoPacket *out, guint *path, OctoTime *wake);
 /* Whether path @path is due a probe (one full-size padding packet) at
  * @now: it is down, or it is up, has nothing waiting and has sent nothing
- * for its silence limit while data went to other paths.  The probe's RTT
- * sample replaces the path's sRTT. */
+ * for its silence limit while data went to other paths (a probe declined
+ * with octo_mp_session_idle() counts as sent). */
 gboolean octo_mp_session_probe_due (const OctoMpSession *session,
     guint path, OctoTime now);
 /* Path @path sends nothing now (see octo_send_path_idle()). */
