@@ -242,7 +242,8 @@ run_flow (World *w, guint f, OctoTime now)
         transmit (w, f, path, p.data, p.size, now);
         break;
       case OCTO_SEND_EMPTY:
-        if (wants_padding (fl, path))
+        if (octo_mp_session_probe_due (fl->session, path, now) ||
+            wants_padding (fl, path))
           transmit (w, f, path, NULL, PACKET_BYTES, now);
         else
           octo_mp_session_idle (fl->session, path, now);

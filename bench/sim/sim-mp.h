@@ -8,7 +8,9 @@
  * A flow is either backlogged (always has data: a competing transfer) or
  * a video source at 30 frames/s whose frame size follows the session's
  * bandwidth estimate at once, up to a maximum (the Delay-BBR paper's ideal
- * encoder); an app-limited video flow pads a path whose controller probes.
+ * encoder); an app-limited video flow pads a path whose controller probes,
+ * and every flow pads a path due a probe (octo_mp_session_probe_due(): down,
+ * or passed over by the scheduler).
  * A single-path flow may run WebRTC's GCC instead (the core's octo-gcc.h).
  * Used by octo-sim-mp and its tests. */
 #pragma once

@@ -34,6 +34,7 @@ struct _OctoFlight {
   guint64 largest_acked;
   gboolean any_acked;
   OctoTime srtt, min_rtt;
+  gboolean srtt_stale;          /* the next sample replaces srtt */
   OctoFlightStats stats;
 };
 
@@ -143,12 +144,19 @@ expand_seq (const OctoFlight *f, guint32 seq32, guint64 *out)
 static void
 update_rtt (OctoFlight *f, OctoTime rtt)
 {
-  if (f->srtt == 0)
+  if (f->srtt == 0 || f->srtt_stale)
     f->srtt = rtt;
   else
     f->srtt = (7 * f->srtt + rtt) / 8;
   if (f->min_rtt == 0 || rtt < f->min_rtt)
     f->min_rtt = rtt;
+  f->srtt_stale = FALSE;
+}
+
+void
+octo_flight_expire_srtt (OctoFlight *flight)
+{
+  flight->srtt_stale = flight->srtt != 0;
 }
 
 static void

@@ -74,6 +74,10 @@ OctoTime octo_flight_next_timeout (const OctoFlight *flight);
 guint64 octo_flight_inflight (const OctoFlight *flight);
 gboolean octo_flight_is_app_limited (const OctoFlight *flight);
 OctoTime octo_flight_srtt (const OctoFlight *flight);
+/* The sRTT is stale (no sample for a long while): the next RTT sample
+ * replaces it, as the first did, instead of being smoothed into it; until
+ * then it stands. */
+void octo_flight_expire_srtt (OctoFlight *flight);
 OctoTime octo_flight_min_rtt (const OctoFlight *flight);
 const OctoFlightStats *octo_flight_get_stats (const OctoFlight *flight);
 

@@ -20,7 +20,8 @@ typedef struct {
   GQueue unacked;               /* MpEntry*, sent, in send order */
   MpEntry *sending;             /* given by dequeue, on_sent not yet told */
   OctoTime unanswered_since;    /* first send after the last ACK, or NONE */
-  OctoTime last_probe;          /* when down: the last probe's time */
+  OctoTime last_probe;          /* the last probe sent, or declined (idle) */
+  OctoTime last_sent;           /* anything, data or padding; or NONE */
   gboolean idle;                /* told to idle; nothing queued since */
   OctoMpPathStats stats;
 } MpPath;
@@ -33,6 +34,7 @@ struct _OctoMpSession {
   guint n_paths;
   guint next_path;              /* where dequeue starts looking, rotating */
   guint64 last_bandwidth;
+  OctoTime last_data;           /* the last data packet on any path, or NONE */
   GArray *sizes;                /* guint32, scratch for one message */
   GPtrArray *batch;             /* MpEntry*, scratch */
   guint8 *assigned;             /* scratch, batch->len */
@@ -94,11 +96,13 @@ octo_mp_session_new (const OctoMpSessionConfig *config, OctoSendPath **paths,
     g_queue_init (&s->paths[i].pacer);
     g_queue_init (&s->paths[i].unacked);
     s->paths[i].unanswered_since = OCTO_TIME_NONE;
+    s->paths[i].last_sent = OCTO_TIME_NONE;
     s->paths[i].stats.up = TRUE;
   }
   s->sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->batch = g_ptr_array_new ();
   s->last_bandwidth = OCTO_BW_UNKNOWN;
+  s->last_data = OCTO_TIME_NONE;
   update_bandwidth (s);
   return s;
 }
@@ -168,6 +172,33 @@ static OctoTime
 silence_limit (const MpPath *mp)
 {
   return octo_flight_loss_timeout (octo_send_path_flight (mp->path));
+}
+
+/* When the up path @mp, which has nothing waiting, is due its next probe:
+ * one silence limit after it last sent (or declined a probe), if data has
+ * gone to other paths since it sent (the scheduler passes it over, so
+ * nothing else measures it); OCTO_TIME_NONE if not. */
+static OctoTime
+idle_probe_time (const OctoMpSession *s, const MpPath *mp)
+{
+  if (mp->last_sent == OCTO_TIME_NONE || s->last_data == OCTO_TIME_NONE ||
+      s->last_data <= mp->last_sent)
+    return OCTO_TIME_NONE;
+  return MAX (mp->last_sent, mp->last_probe) + silence_limit (mp);
+}
+
+gboolean
+octo_mp_session_probe_due (const OctoMpSession *s, guint path, OctoTime now)
+{
+  const MpPath *mp = &s->paths[path];
+  OctoTime due;
+
+  if (!mp->stats.up)
+    return now >= mp->last_probe + silence_limit (mp);
+  if (mp->pacer.length > 0 || mp->sending)
+    return FALSE;
+  due = idle_probe_time (s, mp);
+  return due != OCTO_TIME_NONE && now >= due;
 }
 
 static gboolean
@@ -402,7 +433,13 @@ octo_mp_session_dequeue (OctoMpSession *s, OctoTime now, OctoPacket *out,
         continue;
       }
     } else if (g_queue_is_empty (&mp->pacer) && mp->idle) {
-      continue;
+      OctoTime probe = idle_probe_time (s, mp);
+
+      if (probe == OCTO_TIME_NONE || probe > now) {
+        if (probe != OCTO_TIME_NONE)
+          *wake = MIN (*wake, probe);
+        continue;
+      }
     }
     if (!octo_send_path_may_send (mp->path, now, &path_wake)) {
       *wake = MIN (*wake, path_wake);
@@ -427,11 +464,12 @@ octo_mp_session_idle (OctoMpSession *s, guint path, OctoTime now)
   MpPath *mp = &s->paths[path];
   OctoTime flight_wake;
 
+  /* a probe declined counts as sent: the next is due a silence later */
+  if (octo_mp_session_probe_due (s, path, now))
+    mp->last_probe = now;
   octo_send_path_idle (mp->path, &flight_wake);
   if (mp->stats.up)
     mp->idle = TRUE;
-  else
-    mp->last_probe = now;
 }
 
 guint64
@@ -439,8 +477,19 @@ octo_mp_session_on_sent (OctoMpSession *s, guint path, guint32 size,
     OctoTime now)
 {
   MpPath *mp = &s->paths[path];
-  guint64 seq = octo_send_path_on_sent (mp->path, size, TRUE, now);
+  guint64 seq;
 
+  /* a probe: the sRTT of a path measured last a silence limit ago says
+   * nothing of now, so the probe's sample replaces it; its rate sample is
+   * app-limited, lest one packet per probe pass for the path's rate */
+  if (!mp->sending && octo_mp_session_probe_due (s, path, now)) {
+    octo_flight_expire_srtt (octo_send_path_flight (mp->path));
+    octo_flight_mark_app_limited (octo_send_path_flight (mp->path));
+  }
+  seq = octo_send_path_on_sent (mp->path, size, TRUE, now);
+  mp->last_sent = now;
+  if (mp->sending)
+    s->last_data = now;
   if (mp->unanswered_since == OCTO_TIME_NONE)
     mp->unanswered_since = now;
   if (!mp->stats.up)

@@ -17,7 +17,13 @@
  * unACKed packets
  * whose deadline has not passed are scheduled again on the live paths.  A
  * down path is probed (the caller sends padding on it) once per that
- * silence, and is up again at its next ACK.  Lost packets are not
+ * silence, and is up again at its next ACK.  An up path the scheduler
+ * passes over is probed the same way once per silence limit in which it
+ * sent nothing while data went to the others: it still ACKs, so it never
+ * goes down, and without samples its sRTT and its controller's estimate
+ * (advanced by ACKs) would stay where a passing dip left them, and the
+ * scheduler would never choose it again.  A probe's RTT sample replaces
+ * the stale sRTT; its rate sample is app-limited.  Lost packets are not
  * retransmitted.
  *
  * The caller owns each packet's payload (OctoPacket.data): it reads it
@@ -93,13 +99,19 @@ gboolean octo_mp_session_enqueue (OctoMpSession *session,
 /* What may leave at @now:
  * - OCTO_SEND_PACKET: @out leaves on path @path; tell the session with
  *   octo_mp_session_on_sent();
- * - OCTO_SEND_EMPTY: path @path may send but has nothing (or is down and
- *   due a probe): send padding on it through octo_mp_session_on_sent(), or
- *   call octo_mp_session_idle();
+ * - OCTO_SEND_EMPTY: path @path may send but has nothing (or is due a
+ *   probe, octo_mp_session_probe_due()): send padding on it through
+ *   octo_mp_session_on_sent(), or call octo_mp_session_idle();
  * - OCTO_SEND_HELD: nothing before @wake (OCTO_TIME_NONE: new data or
  *   feedback). */
 OctoSendNext octo_mp_session_dequeue (OctoMpSession *session, OctoTime now,
     OctoPacket *out, guint *path, OctoTime *wake);
+/* Whether path @path is due a probe (one full-size padding packet) at
+ * @now: it is down, or it is up, has nothing waiting and has sent nothing
+ * for its silence limit while data went to other paths (a probe declined
+ * with octo_mp_session_idle() counts as sent). */
+gboolean octo_mp_session_probe_due (const OctoMpSession *session,
+    guint path, OctoTime now);
 /* Path @path sends nothing now (see octo_send_path_idle()). */
 void octo_mp_session_idle (OctoMpSession *session, guint path,
     OctoTime now);

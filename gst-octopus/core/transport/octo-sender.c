@@ -307,7 +307,6 @@ poll_mp (OctoSender *s, OctoTime now, guint8 *out, guint *path,
     OctoTime *wake)
 {
   OctoPacket p;
-  OctoMpPathStats ps;
   const OutPacket *pkt;
   gsize len;
 
@@ -322,10 +321,10 @@ poll_mp (OctoSender *s, OctoTime now, guint8 *out, guint *path,
       case OCTO_SEND_HELD:
         return 0;
       case OCTO_SEND_EMPTY:
-        /* a down path is due its probe: only an ACK brings it back */
-        octo_mp_session_path_stats (s->mp, *path, &ps);
-        if (!ps.up || wants_probe (s, octo_mp_session_path (s->mp, *path),
-                now)) {
+        /* a down path is due its probe (only an ACK brings it back), or
+         * an idle one (only a sample refreshes it) */
+        if (octo_mp_session_probe_due (s->mp, *path, now) ||
+            wants_probe (s, octo_mp_session_path (s->mp, *path), now)) {
           len = write_padding (s, octo_send_path_pacing_rate
               (octo_mp_session_path (s->mp, *path)), out);
           transmit_on (s, *path, out, len, now);

@@ -28,6 +28,9 @@ typedef struct {
   /* in [later_from, later_until) the path's one-way delay is one_way_later */
   OctoTime later_from[N_PATHS], later_until[N_PATHS], one_way_later[N_PATHS];
   guint64 rate_bps[N_PATHS];    /* serialisation towards the receiver; 0: none */
+  /* in [slow_from, slow_until) the path serialises at rate_slow_bps */
+  OctoTime slow_from[N_PATHS], slow_until[N_PATHS];
+  guint64 rate_slow_bps[N_PATHS];
   OctoTime free_at[N_PATHS];    /* ... busy until then */
   OctoTime down_from[N_PATHS];  /* from then on the path carries nothing */
   GArray *delivered;            /* guint32 msg_ids */
@@ -35,6 +38,8 @@ typedef struct {
   guint64 data_on[N_PATHS];     /* data datagrams the receiver got per path */
   OctoTime count_from;          /* data_since counts arrivals from then */
   guint64 data_since[N_PATHS];
+  /* data datagrams the receiver got per path in each whole second */
+  guint64 data_in_second[N_PATHS][16];
   guint32 next_msg;             /* messages submitted */
   OctoTime now;
 } World;
@@ -73,8 +78,12 @@ put_on_wire (World *w, guint path, gboolean to_receiver, const guint8 *data,
   d = g_new0 (Datagram, 1);
   d->arrival = w->now;
   if (to_receiver && w->rate_bps[path] > 0) {
+    guint64 rate = w->now >= w->slow_from[path] &&
+        w->now < w->slow_until[path] ? w->rate_slow_bps[path] :
+        w->rate_bps[path];
+
     w->free_at[path] = MAX (w->free_at[path], w->now) +
-        (len + OCTO_LINK_OVERHEAD) * 8 * OCTO_SECOND / w->rate_bps[path];
+        (len + OCTO_LINK_OVERHEAD) * 8 * OCTO_SECOND / rate;
     d->arrival = w->free_at[path];
   }
   d->arrival += w->now >= w->later_from[path] &&
@@ -122,6 +131,8 @@ world_init (World *w, const gchar *scheduler)
   w->down_from[0] = w->down_from[1] = OCTO_TIME_NONE;
   w->later_from[0] = w->later_from[1] = OCTO_TIME_NONE;
   w->later_until[0] = w->later_until[1] = OCTO_TIME_NONE;
+  w->slow_from[0] = w->slow_from[1] = OCTO_TIME_NONE;
+  w->slow_until[0] = w->slow_until[1] = OCTO_TIME_NONE;
   w->count_from = OCTO_TIME_NONE;
   w->delivered = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
@@ -176,6 +187,8 @@ world_run (World *w, OctoTime until, OctoTime last_submit)
           w->data_on[d->path]++;
           if (w->now >= w->count_from)
             w->data_since[d->path]++;
+          if (w->now / OCTO_SECOND < G_N_ELEMENTS (w->data_in_second[0]))
+            w->data_in_second[d->path][w->now / OCTO_SECOND]++;
         }
         octo_peer_table_receive (w->table, &addr, 1, d->data, d->len,
             w->now, NULL);
@@ -205,9 +218,15 @@ test_messages_reassembled_across_paths (void)
   world_init (&w, "min-cost");
   world_run (&w, 3 * OCTO_SECOND, 2 * OCTO_SECOND);
   g_assert_cmpuint (w.delivered->len, ==, w.next_msg);
-  /* no path was down, so no padding: msg_ids are 0, 1, ... */
-  for (guint i = 0; i < w.delivered->len; i++)
-    g_assert_cmpuint (g_array_index (w.delivered, guint32, i), ==, i);
+  /* no path was down; the idle probes of the path min-cost passed over
+   * (padding) take msg_ids too: the messages' ids increase and skip those */
+  octo_sender_get_stats (w.sender, &st);
+  g_assert_cmpuint (st.padding_packets, ==, 9);
+  for (guint i = 1; i < w.delivered->len; i++)
+    g_assert_cmpuint (g_array_index (w.delivered, guint32, i), >,
+        g_array_index (w.delivered, guint32, i - 1));
+  g_assert_cmpuint (g_array_index (w.delivered, guint32,
+          w.delivered->len - 1), <=, w.next_msg - 1 + st.padding_packets);
   g_assert_cmpuint (w.bad_messages, ==, 0);
   for (guint p = 0; p < N_PATHS; p++) {
     octo_sender_path_stats (w.sender, p, &ps[p]);
@@ -319,6 +338,55 @@ test_an_inflated_rtt_is_measured_again (void)
   world_clear (&w);
 }
 
+/* The second path is the faster (25 against 30 ms one way, both 10
+ * Mbit/s) until its rate dips to 0.3 Mbit/s from 1 to 3 s: its queue
+ * inflates its sRTT and min-cost moves the data to the first path.  The
+ * second keeps ACKing what it has out, so it never goes down; once it
+ * carries nothing it is probed, the probe's sample replaces the stale
+ * sRTT, and from 4 s on it carries every message whole (the first path
+ * only its idle probes), its sRTT back near its 50 ms.  (Before the probe: no data from 2 s to
+ * 10 s, its sRTT stuck at 310 ms.) */
+static void
+test_an_idle_path_is_measured_again (void)
+{
+  World w;
+  OctoSenderConfig sc;
+  OctoSenderPathStats ps;
+
+  world_init (&w, "min-cost");
+  octo_sender_free (w.sender);
+  octo_sender_config_init (&sc);
+  sc.mtu = MTU;
+  sc.n_paths = N_PATHS;
+  sc.scheduler = "min-cost";
+  octo_sender_config_ids_from_seed (&sc, 7);
+  w.sender = octo_sender_new (&sc, 0);
+  w.one_way[0] = 30 * MS;
+  w.one_way[1] = 25 * MS;
+  w.rate_bps[0] = w.rate_bps[1] = 10000000;
+  w.slow_from[1] = 1000 * MS;
+  w.slow_until[1] = 3000 * MS;
+  w.rate_slow_bps[1] = 300000;
+  world_run (&w, 10 * OCTO_SECOND, 10 * OCTO_SECOND);
+  octo_sender_path_stats (w.sender, 1, &ps);
+  for (guint sec = 0; sec < 10; sec++)
+    g_test_message ("second %u: data packets path 0 %" G_GUINT64_FORMAT
+        ", path 1 %" G_GUINT64_FORMAT, sec, w.data_in_second[0][sec],
+        w.data_in_second[1][sec]);
+  g_test_message ("path 1: sRTT %" G_GUINT64_FORMAT " us, downs %"
+      G_GUINT64_FORMAT, ps.srtt / OCTO_USECOND, ps.mp.downs);
+  g_assert_cmpuint (ps.mp.downs, ==, 0);
+  g_assert_cmpuint (w.data_in_second[1][2], ==, 0);
+  for (guint sec = 4; sec < 10; sec++) {
+    g_assert_cmpuint (w.data_in_second[0][sec], ==, 0);
+    g_assert_cmpuint (w.data_in_second[1][sec], ==, 125);
+  }
+  g_assert_cmpuint (ps.srtt, >=, 50 * MS);
+  g_assert_cmpuint (ps.srtt, <=, 54 * MS);
+  g_assert_cmpuint (w.bad_messages, ==, 0);
+  world_clear (&w);
+}
+
 /* An ACK that names another path than the one it came back on is not
  * read against this path's packets. */
 static void
@@ -370,6 +438,8 @@ main (int argc, char **argv)
       test_traffic_moves_to_the_live_path);
   g_test_add_func ("/transport/mp-sender/an-inflated-rtt-is-measured-again",
       test_an_inflated_rtt_is_measured_again);
+  g_test_add_func ("/transport/mp-sender/an-idle-path-is-measured-again",
+      test_an_idle_path_is_measured_again);
   g_test_add_func ("/transport/mp-sender/ack-naming-another-path-is-foreign",
       test_ack_naming_another_path_is_foreign);
   g_test_add_func ("/transport/mp-sender/unknown-scheduler-makes-no-sender",

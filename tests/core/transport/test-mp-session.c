@@ -318,6 +318,58 @@ test_a_down_path_is_probed_and_comes_back (void)
   teardown (&f);
 }
 
+/* Path 1's one sample (300 ms) makes min-cost pass it over; it still
+ * answers, so it never goes down.  One silence limit (3 x 300 ms) after it
+ * last sent, while data went to path 0, it is due a probe (declined, a
+ * silence limit later again); the probe's
+ * sample (10 ms) replaces its sRTT instead of being smoothed into it, and
+ * the next message takes it.  Once no data goes elsewhere, no more probes. */
+static void
+test_a_passed_over_path_is_probed_and_chosen_again (void)
+{
+  Fixture f;
+  OctoPacket p;
+  guint path;
+  OctoTime wake;
+  OctoFlight *flight1;
+
+  setup (&f, 2, 8, 100000, "min-cost");
+  flight1 = octo_send_path_flight (octo_mp_session_path (f.s, 1));
+  enqueue (&f, 0, 2, 0, T0, T0);
+  drain (&f, T0);
+  expect_log (&f, "p0:0 p1:1 ");
+  ack (&f, 0, 0, 0, T0 + 20 * MS);
+  ack (&f, 1, 0, 0, T0 + 300 * MS);
+  g_assert_cmpuint (octo_flight_srtt (flight1), ==, 300 * MS);
+  enqueue (&f, 1, 1, 2, T0 + 400 * MS, T0 + 400 * MS);
+  drain (&f, T0 + 400 * MS);
+  expect_log (&f, "p0:2 ");
+  ack (&f, 0, 1, 1, T0 + 420 * MS);
+  g_assert_false (octo_mp_session_probe_due (f.s, 1, T0 + 899 * MS));
+  g_assert_cmpint (octo_mp_session_dequeue (f.s, T0 + 899 * MS, &p, &path,
+          &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==, T0 + 900 * MS);
+  g_assert_true (octo_mp_session_probe_due (f.s, 1, T0 + 900 * MS));
+  /* declined (drain idles it): due again one silence limit later */
+  g_assert_cmpuint (drain (&f, T0 + 900 * MS), ==, T0 + 1800 * MS);
+  g_assert_cmpint (octo_mp_session_dequeue (f.s, T0 + 1800 * MS, &p, &path,
+          &wake), ==, OCTO_SEND_EMPTY);
+  g_assert_cmpuint (path, ==, 1);
+  g_assert_cmpuint (octo_mp_session_on_sent (f.s, 1, SIZE, T0 + 1800 * MS),
+      ==, 1);
+  ack (&f, 1, 1, 1, T0 + 1810 * MS);
+  g_assert_cmpuint (octo_flight_srtt (flight1), ==, 10 * MS);
+  /* path 1 sent after the last data: nothing more to measure it for */
+  g_assert_cmpint (octo_mp_session_dequeue (f.s, T0 + 2800 * MS, &p, &path,
+          &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==, OCTO_TIME_NONE);
+  g_assert_false (octo_mp_session_probe_due (f.s, 1, T0 + 2800 * MS));
+  enqueue (&f, 2, 1, 3, T0 + 2800 * MS, T0 + 2800 * MS);
+  drain (&f, T0 + 2800 * MS);
+  expect_log (&f, "p1:3 ");
+  teardown (&f);
+}
+
 /* With every path down nothing is lost: the waiting packets stay until a
  * path is up, then leave on it. */
 static void
@@ -412,6 +464,9 @@ main (int argc, char **argv)
       test_packets_past_their_deadline_are_not_rescheduled);
   g_test_add_func ("/transport/mp-session/a-down-path-is-probed-and-comes-back",
       test_a_down_path_is_probed_and_comes_back);
+  g_test_add_func
+      ("/transport/mp-session/a-passed-over-path-is-probed-and-chosen-again",
+      test_a_passed_over_path_is_probed_and_chosen_again);
   g_test_add_func ("/transport/mp-session/paths-down-together-count-nothing",
       test_paths_down_together_count_nothing_rescheduled);
   g_test_add_func ("/transport/mp-session/packets-wait-while-no-path-is-up",
