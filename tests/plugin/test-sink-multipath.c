@@ -38,6 +38,11 @@ typedef struct {
   GThread *thread;
 } Relay;
 
+/* One relay for the running test, not on its stack: a failed check leaves
+ * the test function while the relay thread still runs; the fixture's
+ * teardown stops it. */
+static Relay relay;
+
 static gint
 udp_socket (gint port)
 {
@@ -140,8 +145,11 @@ relay_start (Relay *r, gint receiver_port, const gint *delay_ms)
 static void
 relay_stop (Relay *r)
 {
+  if (!r->thread)
+    return;
   g_atomic_int_set (&r->stop, 1);
   g_thread_join (r->thread);
+  r->thread = NULL;
   for (guint i = 0; i < N_PATHS; i++) {
     close (r->paths[i].front);
     close (r->paths[i].back);
@@ -253,7 +261,6 @@ src_stat (GstHarness *rx, const gchar *name)
 GST_START_TEST (test_messages_reassemble_across_two_paths)
 {
   const gint delay_ms[N_PATHS] = { 0, 30 };
-  Relay relay;
   gint port;
   GstHarness *rx = start_receiver (&port), *tx;
   GstElement *sink;
@@ -299,13 +306,14 @@ GST_START_TEST (test_messages_reassemble_across_two_paths)
 
 GST_END_TEST;
 
-/* Path 1 is cut after 10 messages: the next message's packets on it are
- * lost, the path is declared down and they are sent again on path 0, so
- * every message still arrives whole. */
-GST_START_TEST (test_lost_path_is_rescheduled_and_no_message_lost)
+/* Path 1 is cut after 10 messages: the path is declared down and every
+ * message still arrives whole over path 0.  Whether data was in flight on
+ * path 1 at the cut (and so rescheduled) depends on timing — under ASan the
+ * cut path's window held only an idle probe — so the rescheduling itself
+ * is asserted on scripted time in transport-mp-sender. */
+GST_START_TEST (test_cut_path_goes_down_and_no_message_lost)
 {
   const gint delay_ms[N_PATHS] = { 0, 5 };
-  Relay relay;
   gint port;
   GstHarness *rx = start_receiver (&port), *tx;
   GstElement *sink;
@@ -325,7 +333,6 @@ GST_START_TEST (test_lost_path_is_rescheduled_and_no_message_lost)
   fail_unless (gst_structure_get_boolean (p, "up", &up));
   fail_if (up);
   fail_unless (uint_field (p, "downs") >= 1);
-  fail_unless (uint_field (p, "packets-rescheduled") > 0);
   gst_structure_free (p);
   fail_unless_equals_uint64 (src_stat (rx, "messages-delivered"), 30);
   gst_object_unref (sink);
@@ -364,6 +371,12 @@ GST_START_TEST (test_bad_paths_or_scheduler_are_errors)
 
 GST_END_TEST;
 
+static void
+relay_teardown (void)
+{
+  relay_stop (&relay);
+}
+
 static Suite *
 octopus_multipath_suite (void)
 {
@@ -372,8 +385,9 @@ octopus_multipath_suite (void)
 
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, NULL, relay_teardown);
   tcase_add_test (tc, test_messages_reassemble_across_two_paths);
-  tcase_add_test (tc, test_lost_path_is_rescheduled_and_no_message_lost);
+  tcase_add_test (tc, test_cut_path_goes_down_and_no_message_lost);
   tcase_add_test (tc, test_bad_paths_or_scheduler_are_errors);
   return s;
 }
