@@ -272,9 +272,8 @@ def rtp_caps(scheme):
     if is_svc(scheme):
         # PLI, no NACK: octopus-svc sends no periodic key frame, so its
         # receiver asks for one when it lost the base layer (octopussvcdec
-        # request-keyframe).  The VP8 arms as before: with PLI negotiated,
-        # rtpvp8depay's requests on every loss had the gcc arm's encoder
-        # lag by seconds (two calls).
+        # request-keyframe).  The VP8 arms stay as measured before (no
+        # PLI); whether PLI changes them is not measured.
         ext += ",rtcp-fb-nack-pli=(boolean)true"
     return Gst.Caps.from_string(f"application/x-rtp,media=video,encoding-name={codec},"
                                 f"payload=96,clock-rate=90000,{ext}")
@@ -885,9 +884,7 @@ def write_metrics_inputs(args, sender):
             frame, t = line.split(",")
             received[int(frame)] = int(t)
     decoded = np.load(os.path.join(args.out, "decoded.npz"))
-    # frames numbered in encoding order (a frame never encoded is no gap in
-    # the stream's reference chain)
-    rank = {frame: n for n, frame in enumerate(sorted(sender.sent))}
+    first = min(sender.sent)
     scored = [frame for frame in sorted(sender.sent)
               if str(frame) in decoded and frame in sender.source]
     scores = dict(zip(scored, score_frames(
@@ -898,12 +895,12 @@ def write_metrics_inputs(args, sender):
         f.write("frame,index,capture_ns,keyframe,temporal_layer,level,quality\n")
         for frame, (capture, key, layer) in sorted(sender.sent.items()):
             q = scores[frame][0] if frame in scores else 0.0
-            f.write(f"{rank[frame]},0,{capture},{key},{layer},0,{q:.6f}\n")
+            f.write(f"{frame - first},0,{capture},{key},{layer},0,{q:.6f}\n")
     with open(os.path.join(args.out, "received.csv"), "w") as f:
         f.write("frame,index,arrival_ns\n")
         for frame, t in sorted(received.items()):
             if frame in sender.sent:
-                f.write(f"{rank[frame]},0,{t}\n")
+                f.write(f"{frame - first},0,{t}\n")
     return len(decoded.files), scores
 
 
