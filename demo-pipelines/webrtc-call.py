@@ -134,6 +134,13 @@ SVC_ENCODER = ("octopussvcenc name=enc codec=vp9 spatial-layers=2 scaling=1,1 "
                "follow-bandwidth=true mtu=1200")
 MIN_BITRATE = 200000
 BANDWIDTH_EVENT = "GstOctopusBandwidth"     # gstoctopusmeta.h
+# octopusrtpsender's state over the call (sender-stats.csv): what its
+# controller saw, for the per-frame diagnosis of a call (design §5)
+SENDER_STATS_INTERVAL_MS = 100
+SENDER_SERIES = ("mode", "bandwidth", "pacing-rate", "cwnd", "inflight",
+                 "queued-bytes", "srtt", "min-rtt", "feedback-hold-back",
+                 "packets-sent", "packets-lost", "messages-dropped-bitrate",
+                 "messages-dropped-dropper", "feedbacks")
 RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
 NTP_UNIX_OFFSET_S = 2208988800  # 1900 to 1970
@@ -436,6 +443,7 @@ class Sender:
         self.clip = load_clip(args.clip)
         self.source = {}        # frame -> clip frame index
         self.estimates = []
+        self.sender_series = []  # octopusrtpsender's stats every 100 ms
         self.encoded = {}       # frame -> [encoded_ns, bytes] (last layer)
         self.packets = []       # VP8: (seq, ts, marker) + vp8_descriptor()
         self.done = False
@@ -507,6 +515,7 @@ class Sender:
         sender.set_property("initial-bitrate", self.args.bitrate)
         Gst.util_set_object_arg(sender, "congestion-control", self.args.cc)
         sender.connect("notify::estimated-bitrate", self.on_estimate)
+        sender.set_property("stats-interval", SENDER_STATS_INTERVAL_MS)
         self.octopus_sender = sender
         return sender
 
@@ -647,6 +656,11 @@ class Sender:
         if msg.type == Gst.MessageType.ERROR:
             err, dbg = msg.parse_error()
             self.give_up(f"sender error: {err.message} ({dbg})")
+        elif msg.type == Gst.MessageType.ELEMENT and msg.get_structure() \
+                .has_name("application/x-octopus-rtp-sender-stats"):
+            st = msg.get_structure()
+            self.sender_series.append(
+                [time.monotonic_ns()] + [st.get_value(f) for f in SENDER_SERIES])
 
 
 class Receiver:
@@ -993,6 +1007,12 @@ def run_sender(args):
                                    "final": rates[-1]}
     if sender.octopus_stats is not None:
         summary["octopus_sender"] = sender.octopus_stats
+    if sender.sender_series:
+        with open(os.path.join(args.out, "sender-stats.csv"), "w") as f:
+            f.write(",".join(["time_ns"] + [n.replace("-", "_") for n in
+                                            SENDER_SERIES]) + "\n")
+            for row in sender.sender_series:
+                f.write(",".join(str(v) for v in row) + "\n")
     summary["shim_start_ns"] = shim_start_ns
     if sender.packets:
         write_packets(os.path.join(args.out, "packets.csv"), sender.packets)

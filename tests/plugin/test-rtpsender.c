@@ -154,8 +154,8 @@ GST_START_TEST (test_paces_at_initial_bitrate_before_feedback)
 {
   GstHarness *h = new_harness ();
   OctoHeader header = {.priority = 1,.first = 1,.last = 1 };
-  /* 1238 link bytes at the default 1 Mbit/s. */
-  const GstClockTime gap = 9904 * GST_USECOND;
+  /* 1238 link bytes at 2.5 times the default 1 Mbit/s. */
+  const GstClockTime gap = 3961600;
 
   for (guint i = 0; i < 12; i++) {
     header.msg_id = i;
@@ -172,7 +172,7 @@ GST_START_TEST (test_paces_at_initial_bitrate_before_feedback)
     gst_buffer_unref (buf);
   }
   fail_unless_equals_uint64 (stats_uint64 (h->element, "pacing-rate"),
-      1000000);
+      2500000);
   fail_unless_equals_uint64 (stats_uint64 (h->element, "packets-lost"), 0);
   gst_harness_teardown (h);
 }
@@ -235,9 +235,9 @@ GST_START_TEST (test_posts_stats_every_stats_interval)
   g_object_set (h->element, "stats-interval", 100, NULL);
   gst_harness_push (h, rtp_packet (100, &header));
   gst_buffer_unref (gst_harness_pull (h));
-  /* The pacer's gap after the packet (1238 bytes at 1 Mbit/s), then the
+  /* The pacer's gap after the packet (1238 bytes at 2.5 Mbit/s), then the
    * stats. */
-  fail_unless_equals_uint64 (settle (h), START + 9904 * GST_USECOND);
+  fail_unless_equals_uint64 (settle (h), START + 3961600);
   gst_harness_crank_single_clock_wait (h);
   fail_unless_equals_uint64 (settle (h), START + 100 * GST_MSECOND);
   gst_harness_crank_single_clock_wait (h);

@@ -6,6 +6,7 @@ struct _OctoSendPath {
   OctoFlight *flight;
   OctoCc *cc;
   OctoPacer pacer;
+  guint64 backlog;              /* bytes the send buffer holds */
   gboolean fed_back;            /* a feedback arrived */
   OctoTime hold_backs[OCTO_SEND_PATH_HOLD_BACKS];
   guint next_hold_back;
@@ -91,6 +92,12 @@ capped (const OctoSendPath *p, guint64 rate)
   return rate;
 }
 
+static guint64
+with_headroom (guint64 rate)
+{
+  return (guint64) (OCTO_SEND_PATH_PACING_HEADROOM * rate);
+}
+
 static gboolean
 before_feedback (const OctoSendPath *p)
 {
@@ -100,9 +107,18 @@ before_feedback (const OctoSendPath *p)
 guint64
 octo_send_path_pacing_rate (const OctoSendPath *path)
 {
+  guint64 rate;
+
   if (before_feedback (path))
-    return capped (path, path->config.initial_rate);
-  return capped (path, path->cc->ops->pacing_rate (path->cc));
+    return with_headroom (capped (path, path->config.initial_rate));
+  rate = path->cc->ops->pacing_rate (path->cc);
+  /* A controller without a window paces at its rate exactly: nothing else
+   * bounds what it puts on the path. */
+  if (path->cc->ops->cwnd (path->cc) == OCTO_CC_NO_WINDOW)
+    return capped (path, rate);
+  if (path->config.max_rate)
+    rate = MIN (rate, with_headroom (path->config.max_rate));
+  return rate;
 }
 
 guint64
@@ -158,10 +174,35 @@ octo_send_path_probing (const OctoSendPath *path)
   return path->cc->ops->probing && path->cc->ops->probing (path->cc);
 }
 
+/* A windowed controller's pacer drains a backlog that its own rate would
+ * need more than a minimum round trip for, within that round trip, at up
+ * to OCTO_SEND_PATH_PACING_HEADROOM times the estimate (header). */
+static guint64
+drain_rate (const OctoSendPath *path)
+{
+  guint64 base = octo_send_path_pacing_rate (path);
+  OctoTime rtt = octo_send_path_min_rtt (path);
+  guint64 drain;
+
+  if (path->backlog == 0 || rtt == 0 || before_feedback (path) ||
+      path->cc->ops->cwnd (path->cc) == OCTO_CC_NO_WINDOW)
+    return base;
+  drain = (guint64) ((gdouble) path->backlog * 8 * OCTO_SECOND / rtt);
+  return MAX (base, MIN (drain,
+          with_headroom (octo_send_path_bandwidth (path))));
+}
+
 void
 octo_send_path_update_pacer (OctoSendPath *path)
 {
-  octo_pacer_set_rate (&path->pacer, octo_send_path_pacing_rate (path));
+  octo_pacer_set_rate (&path->pacer, drain_rate (path));
+}
+
+void
+octo_send_path_set_backlog (OctoSendPath *path, guint64 backlog)
+{
+  path->backlog = backlog;
+  octo_send_path_update_pacer (path);
 }
 
 gboolean

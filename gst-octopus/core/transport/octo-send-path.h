@@ -13,10 +13,29 @@
  *   aggregation) and the flight's loss clock runs that much behind, so a
  *   packet merely unreported is not taken for lost;
  * - initial rate: until the first feedback there is no RTT and no window to
- *   speak of, so the path paces at initial_rate with no window and no loss
- *   timer, like GCC at its start estimate.
+ *   speak of, so the path paces at OCTO_SEND_PATH_PACING_HEADROOM times
+ *   initial_rate with no window and no loss timer, as libwebrtc's pacer
+ *   runs at 2.5 times GCC's start estimate: the encoder's first key frame,
+ *   several times a frame's share of that rate, leaves in a few frame
+ *   intervals rather than ten (design §5).
  * Per-packet feedback (Octopus ACKs) records no hold-back and sets no
- * initial rate, and neither allowance changes anything. */
+ * initial rate, and neither allowance changes anything.
+ *
+ * max_rate caps the estimate the application follows; a controller with a
+ * window may pace at up to OCTO_SEND_PATH_PACING_HEADROOM times it, so a
+ * frame larger than its share (a key frame, a spatial sync) is not held in
+ * the send buffer by the application's own cap while the window still
+ * bounds what is in flight.  A controller without one (the Oracle's fixed
+ * rate) paces at its rate, capped.
+ *
+ * Backlog drain: an application-limited sender's estimate trails the path
+ * (its samples measure the application's rate), so a frame larger than a
+ * round trip's worth at the pacing rate (a key frame, a spatial sync) would
+ * wait in the send buffer for several frame intervals on a path that could
+ * carry it at once.  While the send buffer holds more than the pacing rate
+ * sends in a minimum RTT, the pacer sends the backlog within one, at up to
+ * the headroom times the estimate; the window still bounds the flight
+ * (octo_send_path_set_backlog, design §5). */
 #pragma once
 
 #include "octo-cc.h"
@@ -27,9 +46,12 @@ G_BEGIN_DECLS
 /* How many recent feedbacks' hold-backs the largest is taken of. */
 #define OCTO_SEND_PATH_HOLD_BACKS 16
 
+/* libwebrtc's pacing factor (its PacingController's 2.5). */
+#define OCTO_SEND_PATH_PACING_HEADROOM 2.5
+
 typedef struct {
-  guint64 max_rate;             /* cap on pacing and estimate, bits/s; 0: none */
-  guint64 initial_rate;         /* pacing before any feedback; 0: the cc's */
+  guint64 max_rate;             /* cap on the estimate, bits/s; 0: none */
+  guint64 initial_rate;         /* estimate before any feedback; 0: the cc's */
 } OctoSendPathConfig;
 
 typedef struct _OctoSendPath OctoSendPath;
@@ -52,7 +74,8 @@ void octo_send_path_set_fixed_rates (OctoSendPath *path, guint64 pacing_rate,
     guint64 bandwidth);
 OctoFlight *octo_send_path_flight (const OctoSendPath *path);
 
-/* The pacing rate and the controller's estimate, both capped by max_rate. */
+/* The pacing rate (see max_rate and initial_rate above) and the
+ * controller's estimate capped by max_rate. */
 guint64 octo_send_path_pacing_rate (const OctoSendPath *path);
 guint64 octo_send_path_bandwidth (const OctoSendPath *path);
 /* The controller's own estimate, uncapped. */
@@ -65,7 +88,12 @@ OctoTime octo_send_path_min_rtt (const OctoSendPath *path);
 const gchar *octo_send_path_state (const OctoSendPath *path);
 gboolean octo_send_path_probing (const OctoSendPath *path);
 
-/* Applies the pacing rate (after the estimate may have changed). */
+/* The send buffer holds @backlog bytes: a backlog the pacing rate would
+ * need more than the minimum RTT for leaves at up to
+ * OCTO_SEND_PATH_PACING_HEADROOM times the estimate (windowed controllers
+ * only; header).  Applies the pacer's rate. */
+void octo_send_path_set_backlog (OctoSendPath *path, guint64 backlog);
+/* Applies the pacer's rate (after the estimate may have changed). */
 void octo_send_path_update_pacer (OctoSendPath *path);
 
 /* Declares packets lost whose time ran out by @now; TRUE if any was. */

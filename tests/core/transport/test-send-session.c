@@ -261,6 +261,95 @@ test_max_rate_caps_pacing_and_estimate (void)
   octo_send_session_free (s);
 }
 
+/* With a window, max_rate caps the estimate and the pacing rate at 2.5
+ * times it: a key frame is not held back by the application's own cap. */
+static void
+test_windowed_pacing_may_exceed_max_rate (void)
+{
+  ScriptCc *cc = script_new (8000000, 8000000, 100000);
+  Drops drops = { 0 };
+  OctoSendSession *s = session_new (cc, 2000000, 0, &drops);
+  OctoSendStats st;
+  OctoTime wake;
+
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.bandwidth, ==, 2000000);
+  g_assert_cmpuint (st.pacing_rate, ==, 5000000);
+  /* 1250 bytes at 5 Mbit/s: 2 ms apart. */
+  for (guint i = 0; i < 2; i++)
+    enqueue (s, i, 1250, 0, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==, 2 * MS);
+
+  /* Below the cap's headroom the controller's own rate paces. */
+  cc->pacing_rate = 3000000;
+  octo_send_session_update (s);
+  octo_send_session_get_stats (s, &st);
+  g_assert_cmpuint (st.pacing_rate, ==, 3000000);
+  g_assert_cmpuint (st.bandwidth, ==, 2000000);
+  octo_send_session_free (s);
+}
+
+/* A backlog the pacing rate would need more than a minimum RTT for leaves
+ * within one, at up to 2.5 times the estimate; a windowless controller
+ * (the Oracle's) paces at its rate whatever it holds. */
+static void
+test_backlog_drains_within_a_round_trip (void)
+{
+  ScriptCc *cc = script_new (1000000, 1000000, 1000000);
+  Drops drops = { 0 };
+  OctoSendSession *s = session_new (cc, 0, 0, &drops);
+  OctoSendPath *path = octo_send_session_path (s);
+  OctoAck ack = {.n_ranges = 1 };
+  OctoTime wake, now = 100 * MS, gap[20] = { 0 };
+
+  /* One packet ACKed 40 ms after it left: min RTT 40 ms. */
+  enqueue (s, 0, 1000, 0, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+  ack.ranges[0].first = ack.ranges[0].last =
+      (guint32) octo_send_session_on_sent (s, 1000, TRUE, 0);
+  octo_send_path_on_feedback (path, OCTO_TIME_NONE);
+  octo_send_path_on_ack (path, &ack, 40 * MS);
+  octo_send_session_update (s);
+
+  /* 20 packets of 1250 bytes (200 ms at 1 Mbit/s).  After the k-th left,
+   * (20 - k) x 1250 bytes remain: drained within 40 ms means (20 - k) x
+   * 250 kbit/s, capped at 2.5 Mbit/s, never below the 1 Mbit/s. */
+  for (guint i = 1; i <= 20; i++)
+    enqueue (s, i, 1250, 0, now);
+  for (guint k = 1; k <= 20; k++) {
+    g_assert_cmpint (next (s, now, &wake), ==, OCTO_SEND_PACKET);
+    octo_send_session_on_sent (s, 1250, TRUE, now);
+    if (k == 20)
+      break;
+    g_assert_cmpint (next (s, now, &wake), ==, OCTO_SEND_HELD);
+    gap[k] = wake - now;
+    now = wake;
+  }
+  /* 19 left: 2.5 Mbit/s, less the pacer's 1 ms burst after idling */
+  g_assert_cmpuint (gap[1], ==, 3 * MS);
+  g_assert_cmpuint (gap[2], ==, 4 * MS);
+  g_assert_cmpuint (gap[10], ==, 4 * MS);       /* 10 left: 2.5 Mbit/s */
+  g_assert_cmpuint (gap[15], ==, 8 * MS);       /* 5 left: 1.25 Mbit/s */
+  g_assert_cmpuint (gap[16], ==, 10 * MS);      /* 4 left: the rate */
+  g_assert_cmpuint (gap[19], ==, 10 * MS);
+  octo_send_session_free (s);
+
+  /* Windowless: 10 ms apart from the first. */
+  cc = script_new (1000000, 1000000, OCTO_CC_NO_WINDOW);
+  s = session_new (cc, 0, 0, &drops);
+  for (guint i = 0; i < 20; i++)
+    enqueue (s, i, 1250, 0, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==, 10 * MS);
+  g_assert_cmpuint (drops.dropped, ==, 0);
+  octo_send_session_free (s);
+}
+
 /* The window holds packets back; a feedback hold-back of 10 ms at 8 Mbit/s
  * widens it by 10 kB. */
 static void
@@ -293,7 +382,7 @@ test_hold_back_widens_the_window (void)
   octo_send_session_free (s);
 }
 
-/* Before the first feedback: the initial rate, no window. */
+/* Before the first feedback: 2.5 times the initial rate, no window. */
 static void
 test_initial_rate_until_the_first_feedback (void)
 {
@@ -304,15 +393,15 @@ test_initial_rate_until_the_first_feedback (void)
   OctoTime wake;
 
   octo_send_session_get_stats (s, &st);
-  g_assert_cmpuint (st.pacing_rate, ==, 500000);
+  g_assert_cmpuint (st.pacing_rate, ==, 1250000);
   for (guint i = 0; i < 3; i++)
     enqueue (s, i, 1250, 0, 0);
   g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
   octo_send_session_on_sent (s, 1250, TRUE, 0);
   g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
-  g_assert_cmpuint (wake, ==, 20 * MS);
-  g_assert_cmpint (next (s, 20 * MS, &wake), ==, OCTO_SEND_PACKET);
-  octo_send_session_on_sent (s, 1250, TRUE, 20 * MS);
+  g_assert_cmpuint (wake, ==, 8 * MS);
+  g_assert_cmpint (next (s, 8 * MS, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, 8 * MS);
 
   octo_send_path_on_feedback (octo_send_session_path (s), OCTO_TIME_NONE);
   octo_send_session_update (s);
@@ -378,6 +467,10 @@ main (int argc, char **argv)
       "estimate", test_pacer_and_buffer_follow_the_estimate);
   g_test_add_func ("/transport/send-session/max-rate-caps-pacing-and-estimate",
       test_max_rate_caps_pacing_and_estimate);
+  g_test_add_func ("/transport/send-session/windowed-pacing-may-exceed-max-"
+      "rate", test_windowed_pacing_may_exceed_max_rate);
+  g_test_add_func ("/transport/send-session/backlog-drains-within-a-round-"
+      "trip", test_backlog_drains_within_a_round_trip);
   g_test_add_func ("/transport/send-session/hold-back-widens-the-window",
       test_hold_back_widens_the_window);
   g_test_add_func ("/transport/send-session/initial-rate-until-the-first-"
