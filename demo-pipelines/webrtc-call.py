@@ -128,10 +128,13 @@ FRAME_INTERVAL_MS = 1000 / FPS
 # little (clip at 1.5 Mbit/s: SSIM 0.948 for Q0 alone, 0.962 with Q1, where
 # 1/4,1/2,1 spatial layers give 0.69 / 0.83 / 0.95); no periodic key frame
 # (its burst set the tail), Q1 re-synced every 10 frames instead so a
-# dropped Q1 costs at most 400 ms of it.
+# dropped Q1 costs at most 400 ms of it.  Key frames capped at 900 % of a
+# frame's share (libwebrtc's VP8 cap: 0.5 x its 600 ms buffer x 30 fps / 10):
+# uncapped, the first one (~100 kB at the 1 Mbit/s start) took 350-650 ms to
+# pace out and set the short calls' p99 (design §5).
 SVC_ENCODER = ("octopussvcenc name=enc codec=vp9 spatial-layers=2 scaling=1,1 "
                "layer-fractions=0.25,1 gop=10000 spatial-sync=10 speed=8 threads=2 "
-               "follow-bandwidth=true mtu=1200")
+               "follow-bandwidth=true mtu=1200 max-intra-bitrate-pct=900")
 MIN_BITRATE = 200000
 BANDWIDTH_EVENT = "GstOctopusBandwidth"     # gstoctopusmeta.h
 # octopusrtpsender's state over the call (sender-stats.csv): what its

@@ -47,6 +47,7 @@ enum {
   PROP_GOP,
   PROP_SPATIAL_SYNC,
   PROP_SPEED,
+  PROP_MAX_INTRA_BITRATE_PCT,
   PROP_THREADS,
 };
 
@@ -67,6 +68,7 @@ enum {
 #define DEFAULT_MTU 1400
 #define DEFAULT_GOP 10
 #define DEFAULT_SPEED 7
+#define DEFAULT_MAX_INTRA_BITRATE_PCT 0
 #define DEFAULT_THREADS 2
 
 #define VP8_META_NAME "GstVP8Meta"
@@ -85,6 +87,7 @@ struct _GstOctopusSvcEnc {
   guint gop;
   guint spatial_sync;
   gint speed;
+  guint max_intra_pct;
   guint threads;
 
   /* streaming (stream lock) */
@@ -175,6 +178,7 @@ gst_octopus_svc_enc_set_format (GstVideoEncoder *venc,
   s.gop = self->gop;
   s.spatial_sync = self->spatial_sync;
   s.speed = self->speed;
+  s.max_intra_pct = self->max_intra_pct;
   s.threads = self->threads;
   if (self->scaling && !svc_config_parse_scaling (self->scaling,
           s.spatial_layers, s.scaling, &error))
@@ -450,6 +454,9 @@ gst_octopus_svc_enc_set_property (GObject *object, guint prop_id,
     case PROP_SPATIAL_SYNC:
       self->spatial_sync = g_value_get_uint (value);
       break;
+    case PROP_MAX_INTRA_BITRATE_PCT:
+      self->max_intra_pct = g_value_get_uint (value);
+      break;
     case PROP_SPEED:
       self->speed = g_value_get_int (value);
       break;
@@ -509,6 +516,9 @@ gst_octopus_svc_enc_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_SPATIAL_SYNC:
       g_value_set_uint (value, self->spatial_sync);
+      break;
+    case PROP_MAX_INTRA_BITRATE_PCT:
+      g_value_set_uint (value, self->max_intra_pct);
       break;
     case PROP_SPEED:
       g_value_set_int (value, self->speed);
@@ -605,6 +615,13 @@ gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
           "recovers there without a key frame, and a bitrate change takes "
           "effect there; 0 = at key frames only", 0, 10000,
           DEFAULT_SPATIAL_SYNC, rw));
+  g_object_class_install_property (gobject_class, PROP_MAX_INTRA_BITRATE_PCT,
+      g_param_spec_uint ("max-intra-bitrate-pct", "Max intra bitrate pct",
+          "Cap on a key frame's size, in percent of a frame's share of the "
+          "bitrate (libvpx rc_max_intra_bitrate_pct; libwebrtc caps its key "
+          "frames so, for the pacer): a call's first key frame otherwise "
+          "takes many frame intervals to send at the start estimate "
+          "(0: no cap)", 0, 100000, DEFAULT_MAX_INTRA_BITRATE_PCT, rw));
   g_object_class_install_property (gobject_class, PROP_SPEED,
       g_param_spec_int ("speed", "Speed",
           "libvpx cpu-used: higher is faster and worse (VP9 5-9 for real "
@@ -650,6 +667,7 @@ gst_octopus_svc_enc_init (GstOctopusSvcEnc *self)
   self->gop = DEFAULT_GOP;
   self->spatial_sync = DEFAULT_SPATIAL_SYNC;
   self->speed = DEFAULT_SPEED;
+  self->max_intra_pct = DEFAULT_MAX_INTRA_BITRATE_PCT;
   self->threads = DEFAULT_THREADS;
   self->packets = g_array_new (FALSE, TRUE, sizeof (SvcLayerPacket));
   g_array_set_clear_func (self->packets, svc_layer_packet_clear);

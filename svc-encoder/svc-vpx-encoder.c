@@ -255,7 +255,9 @@ svc_vpx_encoder_new (const SvcEncoderSettings *settings, GError **error)
    * picks its speed per frame from the measured encode time (output then
    * depends on the load and on the layer's frame rate); negative fixes it */
   if (vpx_codec_control (&enc->codec, VP8E_SET_CPUUSED,
-          vp9 ? settings->speed : -settings->speed))
+          vp9 ? settings->speed : -settings->speed)
+      || vpx_codec_control (&enc->codec, VP8E_SET_MAX_INTRA_BITRATE_PCT,
+          settings->max_intra_pct))
     goto failed;
   if (vp9) {
     if (vpx_codec_control (&enc->codec, VP9E_SET_ROW_MT, 1)

@@ -33,6 +33,9 @@ typedef struct {
    * key frames only */
   guint spatial_sync;
   gint speed;                   /* libvpx cpu-used */
+  /* a key frame's size cap, in percent of a frame's share of the bitrate
+   * (libvpx rc_max_intra_bitrate_pct); 0: no cap */
+  guint max_intra_pct;
   guint threads;
   /* TRUE: plain single-layer libvpx (what vp8enc/vp9enc do), the
    * benchmark's baseline; needs 1 spatial and 1 temporal layer */
