@@ -716,8 +716,9 @@ gst_octopus_rtp_sender_class_init (GstOctopusRtpSenderClass *klass)
       gst_octopus_sender_param_max_bitrate ());
   g_object_class_install_property (gobject_class, PROP_INITIAL_BITRATE,
       g_param_spec_uint ("initial-bitrate", "Initial bitrate",
-          "Pacing rate in bits/s of IP datagrams until the first "
-          "transport-cc feedback (0 = BBR's startup, window-limited)", 0,
+          "Estimate in bits/s of IP datagrams until the first transport-cc "
+          "feedback, paced at 2.5 times it as libwebrtc paces GCC's start "
+          "(0 = BBR's startup, window-limited)", 0,
           G_MAXUINT, DEFAULT_INITIAL_BITRATE, rw));
   estimated_bitrate_pspec = gst_octopus_sender_param_estimated_bitrate ();
   g_object_class_install_property (gobject_class, PROP_ESTIMATED_BITRATE,

@@ -81,8 +81,10 @@ GParamSpec *
 gst_octopus_sender_param_max_bitrate (void)
 {
   return g_param_spec_uint ("max-bitrate", "Maximum bitrate",
-      "Cap on the pacing rate and the estimate in bits/s of IP datagrams "
-      "(0 = none); the rate itself for congestion-control=fixed", 0,
+      "Cap on the estimate in bits/s of IP datagrams (0 = none); a "
+      "windowed controller paces at up to 2.5 times it (a key frame is not "
+      "held by the application's own cap); the rate itself for "
+      "congestion-control=fixed", 0,
       G_MAXUINT, GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE, RW);
 }
 

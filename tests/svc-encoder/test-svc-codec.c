@@ -493,6 +493,57 @@ test_vp9_spatial_sync_recovers_upper_layers (void)
   g_array_unref (packets);
 }
 
+/* Bytes of frame 0 (the key picture, every layer) encoded with a key
+ * frame cap of @max_intra_pct. */
+static gsize
+key_picture_bytes (guint max_intra_pct)
+{
+  SvcEncoderSettings s;
+  SvcVpxEncoder *enc;
+  GArray *packets = g_array_new (FALSE, TRUE, sizeof (SvcLayerPacket));
+  guint8 *buf = g_malloc (W * H * 3 / 2);
+  guint8 *planes[3];
+  gint strides[3];
+  gsize bytes = 0;
+
+  g_array_set_clear_func (packets, svc_layer_packet_clear);
+  svc_encoder_settings_init (&s, SVC_CODEC_VP9, 2, 1);
+  s.width = W;
+  s.height = H;
+  s.gop = 10000;
+  s.bitrate = 300000;
+  s.speed = 8;
+  s.max_intra_pct = max_intra_pct;
+  enc = svc_vpx_encoder_new (&s, NULL);
+  g_assert_nonnull (enc);
+  planes_of (buf, planes, strides);
+  synth_frame (0, buf);
+  g_assert_true (svc_vpx_encoder_encode (enc, planes, strides, packets, NULL));
+  for (guint i = 0; i < packets->len; i++) {
+    const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
+    g_assert_cmpuint (p->frame_id, ==, 0);
+    bytes += g_bytes_get_size (p->data);
+  }
+  svc_vpx_encoder_free (enc);
+  g_free (buf);
+  g_array_unref (packets);
+  return bytes;
+}
+
+/* max_intra_pct bounds the key picture: 300 % of a frame's share of
+ * 300 kbit/s at 30 fps is 3750 bytes; uncapped, with no periodic key frame,
+ * libvpx spends several times that. */
+static void
+test_key_frame_cap (void)
+{
+  gsize uncapped = key_picture_bytes (0), capped = key_picture_bytes (300);
+
+  g_test_message ("key picture: %" G_GSIZE_FORMAT " bytes uncapped, %"
+      G_GSIZE_FORMAT " capped at 300 %%", uncapped, capped);
+  g_assert_cmpuint (capped, <=, 3750 * 5 / 4);
+  g_assert_cmpuint (uncapped, >, 2 * capped);
+}
+
 static void
 test_top_layer_quality_is_real (void)
 {
@@ -590,6 +641,7 @@ main (int argc, char **argv)
       test_bitrate_change_waits_for_gop_start);
   g_test_add_func ("/svc/codec/vp9-spatial-sync-recovers-upper-layers",
       test_vp9_spatial_sync_recovers_upper_layers);
+  g_test_add_func ("/svc/codec/key-frame-cap", test_key_frame_cap);
   g_test_add_func ("/svc/codec/top-layer-quality",
       test_top_layer_quality_is_real);
   return g_test_run ();
