@@ -303,6 +303,12 @@ trim_probing (const OctoCc *cc)
   return INNER (cc)->ops->probing && INNER (cc)->ops->probing (INNER (cc));
 }
 
+static gboolean
+trim_draining (const OctoCc *cc)
+{
+  return INNER (cc)->ops->draining && INNER (cc)->ops->draining (INNER (cc));
+}
+
 static const gchar *
 trim_state (const OctoCc *cc)
 {
@@ -319,6 +325,7 @@ static const OctoCcOps trim_ops = {
   .cwnd = trim_cwnd,
   .min_rtt = trim_min_rtt,
   .probing = trim_probing,
+  .draining = trim_draining,
   .state = trim_state,
   .on_nack = trim_on_nack,
 };

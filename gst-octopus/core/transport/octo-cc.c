@@ -84,6 +84,15 @@ bbr_probing (const OctoCc *cc)
       (mode == OCTO_BBR_PROBE_BW && octo_bbr_pacing_gain (BBR_OF (cc)) > 1.0);
 }
 
+static gboolean
+bbr_draining (const OctoCc *cc)
+{
+  OctoBbrMode mode = octo_bbr_mode (BBR_OF (cc));
+
+  return mode == OCTO_BBR_DRAIN || mode == OCTO_BBR_PROBE_RTT ||
+      octo_bbr_pacing_gain (BBR_OF (cc)) < 1.0;
+}
+
 static const gchar *
 bbr_state (const OctoCc *cc)
 {
@@ -100,6 +109,7 @@ static const OctoCcOps bbr_ops = {
   .cwnd = bbr_cwnd,
   .min_rtt = bbr_min_rtt,
   .probing = bbr_probing,
+  .draining = bbr_draining,
   .state = bbr_state,
 };
 

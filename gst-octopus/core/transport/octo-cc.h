@@ -56,6 +56,10 @@ typedef struct {
    * phase with gain > 1): an app-limited sender may pad then.  NULL: it
    * never probes. */
   gboolean (*probing) (const OctoCc *cc);
+  /* Whether it paces below its estimate on purpose now, to drain the path's
+   * queue (BBR's DRAIN and PROBE_RTT, a PROBE_BW phase with gain < 1): the
+   * send path's backlog drain then keeps to its rate.  NULL: never. */
+  gboolean (*draining) (const OctoCc *cc);
   /* Its state for stats: "startup", "probe-bw", "fixed", ... */
   const gchar *(*state) (const OctoCc *cc);
   /* A QUCO NACK: the network trimmed @trimmed chunks of one packet.  NULL:

@@ -176,7 +176,8 @@ octo_send_path_probing (const OctoSendPath *path)
 
 /* A windowed controller's pacer drains a backlog that its own rate would
  * need more than a minimum round trip for, within that round trip, at up
- * to OCTO_SEND_PATH_PACING_HEADROOM times the estimate (header). */
+ * to OCTO_SEND_PATH_PACING_HEADROOM times the estimate (header); never
+ * while the controller drains the path's queue on purpose. */
 static guint64
 drain_rate (const OctoSendPath *path)
 {
@@ -185,7 +186,8 @@ drain_rate (const OctoSendPath *path)
   guint64 drain;
 
   if (path->backlog == 0 || rtt == 0 || before_feedback (path) ||
-      path->cc->ops->cwnd (path->cc) == OCTO_CC_NO_WINDOW)
+      path->cc->ops->cwnd (path->cc) == OCTO_CC_NO_WINDOW ||
+      (path->cc->ops->draining && path->cc->ops->draining (path->cc)))
     return base;
   drain = (guint64) ((gdouble) path->backlog * 8 * OCTO_SECOND / rtt);
   return MAX (base, MIN (drain,

@@ -35,7 +35,9 @@
  * carry it at once.  While the send buffer holds more than the pacing rate
  * sends in a minimum RTT, the pacer sends the backlog within one, at up to
  * the headroom times the estimate; the window still bounds the flight
- * (octo_send_path_set_backlog, design §5). */
+ * (octo_send_path_set_backlog, design §5).  Not while the controller paces
+ * below its estimate on purpose (BBR's DRAIN, PROBE_RTT, a 0.75 phase):
+ * a backlogged bulk sender would otherwise never drain the path's queue. */
 #pragma once
 
 #include "octo-cc.h"

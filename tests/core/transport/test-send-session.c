@@ -8,6 +8,7 @@
 typedef struct {
   OctoCc cc;
   guint64 pacing_rate, bandwidth, cwnd;
+  gboolean draining;
   guint sends, acks;
   guint64 bytes_acked;
 } ScriptCc;
@@ -67,6 +68,12 @@ script_probing (const OctoCc *cc)
   return FALSE;
 }
 
+static gboolean
+script_draining (const OctoCc *cc)
+{
+  return ((const ScriptCc *) cc)->draining;
+}
+
 static const gchar *
 script_state (const OctoCc *cc)
 {
@@ -82,6 +89,7 @@ static const OctoCcOps script_ops = {
   .bandwidth = script_bandwidth,
   .cwnd = script_cwnd,
   .probing = script_probing,
+  .draining = script_draining,
   .state = script_state,
 };
 
@@ -293,8 +301,9 @@ test_windowed_pacing_may_exceed_max_rate (void)
 }
 
 /* A backlog the pacing rate would need more than a minimum RTT for leaves
- * within one, at up to 2.5 times the estimate; a windowless controller
- * (the Oracle's) paces at its rate whatever it holds. */
+ * within one, at up to 2.5 times the estimate, unless the controller drains
+ * the path's queue; a windowless controller (the Oracle's) paces at its
+ * rate whatever it holds. */
 static void
 test_backlog_drains_within_a_round_trip (void)
 {
@@ -335,9 +344,20 @@ test_backlog_drains_within_a_round_trip (void)
   g_assert_cmpuint (gap[15], ==, 8 * MS);       /* 5 left: 1.25 Mbit/s */
   g_assert_cmpuint (gap[16], ==, 10 * MS);      /* 4 left: the rate */
   g_assert_cmpuint (gap[19], ==, 10 * MS);
+
+  /* While the controller drains the path's queue on purpose, its own rate
+   * paces whatever the backlog. */
+  cc->draining = TRUE;
+  for (guint i = 21; i <= 40; i++)
+    enqueue (s, i, 1250, 0, now);
+  g_assert_cmpint (next (s, now + 10 * MS, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, now + 10 * MS);
+  g_assert_cmpint (next (s, now + 10 * MS, &wake), ==, OCTO_SEND_HELD);
+  g_assert_cmpuint (wake, ==, now + 20 * MS);
   octo_send_session_free (s);
 
   /* Windowless: 10 ms apart from the first. */
+  drops.dropped = 0;
   cc = script_new (1000000, 1000000, OCTO_CC_NO_WINDOW);
   s = session_new (cc, 0, 0, &drops);
   for (guint i = 0; i < 20; i++)
