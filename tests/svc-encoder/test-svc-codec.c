@@ -54,6 +54,19 @@ planes_of (guint8 *buf, guint8 *planes[3], gint strides[3])
   strides[1] = strides[2] = W / 2;
 }
 
+/* The tests' encoder: @codec at W x H, speed 8. */
+static void
+test_settings (SvcEncoderSettings *s, SvcCodec codec, guint spatial,
+    guint temporal, guint gop, guint64 bitrate)
+{
+  svc_encoder_settings_init (s, codec, spatial, temporal);
+  s->width = W;
+  s->height = H;
+  s->gop = gop;
+  s->bitrate = bitrate;
+  s->speed = 8;
+}
+
 static GArray *
 encode_stream (SvcCodec codec, guint spatial, guint temporal, guint gop,
     guint spatial_sync, guint change_bitrate_at)
@@ -66,13 +79,8 @@ encode_stream (SvcCodec codec, guint spatial, guint temporal, guint gop,
   gint strides[3];
 
   g_array_set_clear_func (packets, svc_layer_packet_clear);
-  svc_encoder_settings_init (&s, codec, spatial, temporal);
-  s.width = W;
-  s.height = H;
-  s.gop = gop;
+  test_settings (&s, codec, spatial, temporal, gop, 800000);
   s.spatial_sync = spatial_sync;
-  s.bitrate = 800000;
-  s.speed = 8;
   enc = svc_vpx_encoder_new (&s, NULL);
   g_assert_nonnull (enc);
   planes_of (buf, planes, strides);
@@ -507,12 +515,7 @@ key_picture_bytes (guint max_intra_pct)
   gsize bytes = 0;
 
   g_array_set_clear_func (packets, svc_layer_packet_clear);
-  svc_encoder_settings_init (&s, SVC_CODEC_VP9, 2, 1);
-  s.width = W;
-  s.height = H;
-  s.gop = 10000;
-  s.bitrate = 300000;
-  s.speed = 8;
+  test_settings (&s, SVC_CODEC_VP9, 2, 1, 10000, 300000);
   s.max_intra_pct = max_intra_pct;
   enc = svc_vpx_encoder_new (&s, NULL);
   g_assert_nonnull (enc);

@@ -164,6 +164,18 @@ next (OctoSendSession *s, OctoTime now, OctoTime *wake)
   return octo_send_session_dequeue (s, now, &p, wake);
 }
 
+/* Sends one tracked packet of @size at @now; returns when the next may go. */
+static OctoTime
+send_one_then_wake (OctoSendSession *s, guint32 size, OctoTime now)
+{
+  OctoTime wake;
+
+  g_assert_cmpint (next (s, now, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, size, TRUE, now);
+  g_assert_cmpint (next (s, now, &wake), ==, OCTO_SEND_HELD);
+  return wake;
+}
+
 static void
 test_controller_hears_of_tracked_packets_and_acks (void)
 {
@@ -278,7 +290,6 @@ test_windowed_pacing_may_exceed_max_rate (void)
   Drops drops = { 0 };
   OctoSendSession *s = session_new (cc, 2000000, 0, &drops);
   OctoSendStats st;
-  OctoTime wake;
 
   octo_send_session_get_stats (s, &st);
   g_assert_cmpuint (st.bandwidth, ==, 2000000);
@@ -286,10 +297,7 @@ test_windowed_pacing_may_exceed_max_rate (void)
   /* 1250 bytes at 5 Mbit/s: 2 ms apart. */
   for (guint i = 0; i < 2; i++)
     enqueue (s, i, 1250, 0, 0);
-  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
-  octo_send_session_on_sent (s, 1250, TRUE, 0);
-  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
-  g_assert_cmpuint (wake, ==, 2 * MS);
+  g_assert_cmpuint (send_one_then_wake (s, 1250, 0), ==, 2 * MS);
 
   /* Below the cap's headroom the controller's own rate paces. */
   cc->pacing_rate = 3000000;
@@ -328,12 +336,8 @@ test_backlog_drains_within_a_round_trip (void)
    * 250 kbit/s, capped at 2.5 Mbit/s, never below the 1 Mbit/s. */
   for (guint i = 1; i <= 20; i++)
     enqueue (s, i, 1250, 0, now);
-  for (guint k = 1; k <= 20; k++) {
-    g_assert_cmpint (next (s, now, &wake), ==, OCTO_SEND_PACKET);
-    octo_send_session_on_sent (s, 1250, TRUE, now);
-    if (k == 20)
-      break;
-    g_assert_cmpint (next (s, now, &wake), ==, OCTO_SEND_HELD);
+  for (guint k = 1; k < 20; k++) {
+    wake = send_one_then_wake (s, 1250, now);
     gap[k] = wake - now;
     now = wake;
   }
@@ -350,10 +354,7 @@ test_backlog_drains_within_a_round_trip (void)
   cc->draining = TRUE;
   for (guint i = 21; i <= 40; i++)
     enqueue (s, i, 1250, 0, now);
-  g_assert_cmpint (next (s, now + 10 * MS, &wake), ==, OCTO_SEND_PACKET);
-  octo_send_session_on_sent (s, 1250, TRUE, now + 10 * MS);
-  g_assert_cmpint (next (s, now + 10 * MS, &wake), ==, OCTO_SEND_HELD);
-  g_assert_cmpuint (wake, ==, now + 20 * MS);
+  g_assert_cmpuint (send_one_then_wake (s, 1250, now), ==, now + 10 * MS);
   octo_send_session_free (s);
 
   /* Windowless: 10 ms apart from the first. */
@@ -362,10 +363,7 @@ test_backlog_drains_within_a_round_trip (void)
   s = session_new (cc, 0, 0, &drops);
   for (guint i = 0; i < 20; i++)
     enqueue (s, i, 1250, 0, 0);
-  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
-  octo_send_session_on_sent (s, 1250, TRUE, 0);
-  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
-  g_assert_cmpuint (wake, ==, 10 * MS);
+  g_assert_cmpuint (send_one_then_wake (s, 1250, 0), ==, 10 * MS);
   g_assert_cmpuint (drops.dropped, ==, 0);
   octo_send_session_free (s);
 }
@@ -416,10 +414,7 @@ test_initial_rate_until_the_first_feedback (void)
   g_assert_cmpuint (st.pacing_rate, ==, 1250000);
   for (guint i = 0; i < 3; i++)
     enqueue (s, i, 1250, 0, 0);
-  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
-  octo_send_session_on_sent (s, 1250, TRUE, 0);
-  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
-  g_assert_cmpuint (wake, ==, 8 * MS);
+  g_assert_cmpuint (send_one_then_wake (s, 1250, 0), ==, 8 * MS);
   g_assert_cmpint (next (s, 8 * MS, &wake), ==, OCTO_SEND_PACKET);
   octo_send_session_on_sent (s, 1250, TRUE, 8 * MS);
 
