@@ -7,7 +7,12 @@ valid runs and an HTML page (latency CDFs, rate/estimate/capacity time
 series per run, a link to every run's folder).
 
     live-eval.py run OUT [--traces T ...] [--schemes S ...] [--repeats K]
-        [--seconds N] [--delay-ms D] [--build DIR]
+        [--seconds N] [--delay-ms D] [--build DIR] [--call-arg ARG ...]
+
+--call-arg passes ARG to every webrtc-call.py call (repeat it for several),
+e.g. --call-arg=--twcc-interval-ms=50 to compare a receiver setting, or
+--call-arg=--cc=delay-bbr for the Octopus arms' controller; a setting that
+changes one arm's receiver must be compared with every arm run with it.
     live-eval.py report OUT
 
 run writes OUT/TRACE/SCHEME/attempt-N/ (webrtc-call.py's files) and
@@ -280,7 +285,8 @@ def live_call(args, trace, scheme, attempt):
         rc = subprocess.run(["/usr/bin/python3", CALL, f"--scheme={scheme}",
                              f"--out={run_dir}", f"--seconds={args.seconds}",
                              f"--trace={trace_path(trace)}", f"--delay-ms={args.delay_ms}",
-                             f"--build={args.build}"], stdout=log, stderr=log).returncode
+                             f"--build={args.build}"] + args.call_arg,
+                            stdout=log, stderr=log).returncode
     if rc != 0:
         with open(os.path.join(run_dir, "call.log")) as f:
             last = [line.strip() for line in f if line.strip()][-1:] or [""]
@@ -293,6 +299,7 @@ def live_call(args, trace, scheme, attempt):
     record = evaluate(args.out, trace, scheme, attempt)
     record["loadavg"] = os.getloadavg()[0]
     record["delay_ms"] = args.delay_ms          # one way: bench/validate-gcc.py's RTT
+    record["call_args"] = args.call_arg
     return record
 
 
@@ -358,6 +365,9 @@ def table(records):
                  "to the whole frame at the receiver; SQI-SSIM over SSIM (Wang 2004, "
                  "Gaussian 11x11); shown: frames shown (octo-metrics' frames.csv) / sent; util: link bytes of "
                  "messages delivered whole / capacity offered")
+    call_args = sorted({" ".join(r.get("call_args", [])) for r in records} - {""})
+    if call_args:
+        lines.append("webrtc-call.py arguments: " + "; ".join(call_args))
     return "\n".join(lines)
 
 
@@ -490,6 +500,8 @@ def main():
     r.add_argument("--seconds", type=int, default=30)
     r.add_argument("--delay-ms", type=int, default=30)
     r.add_argument("--build", default=os.path.join(ROOT, "build"))
+    r.add_argument("--call-arg", action="append", default=[],
+                   help="an argument for every webrtc-call.py call (repeatable)")
     g = sub.add_parser("report", help="table and HTML from OUT/runs.json")
     g.add_argument("out")
     args = p.parse_args()

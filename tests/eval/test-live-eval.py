@@ -169,8 +169,14 @@ def test_report(le, recorded):
                 q["p99"] = p99
             write_call(os.path.join(tmp, rel), call)
         records = [le.evaluate(tmp, trace, "octopus-bbr", n) for n in (1, 2)]
+        for r in records:
+            r["call_args"] = ["--twcc-interval-ms=50"]
         le.write_runs(tmp, records, None)
         le.report(tmp)
+        with open(os.path.join(tmp, "table.txt")) as f:
+            check(f.read().rstrip().endswith(
+                "webrtc-call.py arguments: --twcc-interval-ms=50"),
+                "table.txt names the arguments the calls ran with")
         with open(os.path.join(tmp, "index.html")) as f:
             page = f.read()
         check("INVALID: octopus-shim" in page and "attempt-1/" in page
