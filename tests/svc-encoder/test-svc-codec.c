@@ -54,37 +54,38 @@ planes_of (guint8 *buf, guint8 *planes[3], gint strides[3])
   strides[1] = strides[2] = W / 2;
 }
 
-/* The tests' encoder: @codec at W x H, speed 8. */
-static void
-test_settings (SvcEncoderSettings *s, SvcCodec codec, guint spatial,
-    guint temporal, guint gop, guint64 bitrate)
-{
-  svc_encoder_settings_init (s, codec, spatial, temporal);
-  s->width = W;
-  s->height = H;
-  s->gop = gop;
-  s->bitrate = bitrate;
-  s->speed = 8;
-}
-
-static GArray *
-encode_stream (SvcCodec codec, guint spatial, guint temporal, guint gop,
-    guint spatial_sync, guint change_bitrate_at)
+/* The tests' encoder settings: @codec at W x H, speed 8. */
+static SvcEncoderSettings
+test_settings (SvcCodec codec, guint spatial, guint temporal, guint gop,
+    guint64 bitrate)
 {
   SvcEncoderSettings s;
-  SvcVpxEncoder *enc;
+
+  svc_encoder_settings_init (&s, codec, spatial, temporal);
+  s.width = W;
+  s.height = H;
+  s.gop = gop;
+  s.bitrate = bitrate;
+  s.speed = 8;
+  return s;
+}
+
+/* @n_frames of synthetic video encoded with @s, the bitrate raised to
+ * 1.2 Mbit/s at frame @change_bitrate_at. */
+static GArray *
+encode_frames (const SvcEncoderSettings *s, guint n_frames,
+    guint change_bitrate_at)
+{
+  SvcVpxEncoder *enc = svc_vpx_encoder_new (s, NULL);
   GArray *packets = g_array_new (FALSE, TRUE, sizeof (SvcLayerPacket));
   guint8 *buf = g_malloc (W * H * 3 / 2);
   guint8 *planes[3];
   gint strides[3];
 
-  g_array_set_clear_func (packets, svc_layer_packet_clear);
-  test_settings (&s, codec, spatial, temporal, gop, 800000);
-  s.spatial_sync = spatial_sync;
-  enc = svc_vpx_encoder_new (&s, NULL);
   g_assert_nonnull (enc);
+  g_array_set_clear_func (packets, svc_layer_packet_clear);
   planes_of (buf, planes, strides);
-  for (guint f = 0; f < N_FRAMES; f++) {
+  for (guint f = 0; f < n_frames; f++) {
     if (f == change_bitrate_at)
       svc_vpx_encoder_request_bitrate (enc, 1200000);
     synth_frame (f, buf);
@@ -94,6 +95,16 @@ encode_stream (SvcCodec codec, guint spatial, guint temporal, guint gop,
   svc_vpx_encoder_free (enc);
   g_free (buf);
   return packets;
+}
+
+static GArray *
+encode_stream (SvcCodec codec, guint spatial, guint temporal, guint gop,
+    guint spatial_sync, guint change_bitrate_at)
+{
+  SvcEncoderSettings s = test_settings (codec, spatial, temporal, gop, 800000);
+
+  s.spatial_sync = spatial_sync;
+  return encode_frames (&s, N_FRAMES, change_bitrate_at);
 }
 
 static gchar *
@@ -506,29 +517,17 @@ test_vp9_spatial_sync_recovers_upper_layers (void)
 static gsize
 key_picture_bytes (guint max_intra_pct)
 {
-  SvcEncoderSettings s;
-  SvcVpxEncoder *enc;
-  GArray *packets = g_array_new (FALSE, TRUE, sizeof (SvcLayerPacket));
-  guint8 *buf = g_malloc (W * H * 3 / 2);
-  guint8 *planes[3];
-  gint strides[3];
+  SvcEncoderSettings s = test_settings (SVC_CODEC_VP9, 2, 1, 10000, 300000);
+  GArray *packets;
   gsize bytes = 0;
 
-  g_array_set_clear_func (packets, svc_layer_packet_clear);
-  test_settings (&s, SVC_CODEC_VP9, 2, 1, 10000, 300000);
   s.max_intra_pct = max_intra_pct;
-  enc = svc_vpx_encoder_new (&s, NULL);
-  g_assert_nonnull (enc);
-  planes_of (buf, planes, strides);
-  synth_frame (0, buf);
-  g_assert_true (svc_vpx_encoder_encode (enc, planes, strides, packets, NULL));
+  packets = encode_frames (&s, 1, G_MAXUINT);
   for (guint i = 0; i < packets->len; i++) {
     const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
     g_assert_cmpuint (p->frame_id, ==, 0);
     bytes += g_bytes_get_size (p->data);
   }
-  svc_vpx_encoder_free (enc);
-  g_free (buf);
   g_array_unref (packets);
   return bytes;
 }
