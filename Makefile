@@ -77,6 +77,9 @@ webrtc-demo: build
 # interleaved, each run checked by the load guard (encode/decode lag, the
 # shim's departure timing error); mean and 95 % CI per metric, HTML report
 # in LIVE_OUT/index.html.  TRACES: names under data/traces/network.
+# SCHEMES: WebRTC calls (webrtc-call.py) and the Octopus transport's case
+# studies (octopus-call.py: case2-octopus, case2-droptail, case2-quco, ...;
+# eval/live-eval.py --help).
 TRACES ?= Verizon-LTE-short
 SCHEMES ?= gcc octopus-bbr octopus-svc
 REPEATS ?= 5

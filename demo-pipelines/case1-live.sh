@@ -9,4 +9,4 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/demo-pipelines/case2-live-lib.sh"
-live_main 1 vp8 "video/x-vp8,width=640,height=360,temporal-layers=3,framerate=30/1" "$@"
+live_main 1

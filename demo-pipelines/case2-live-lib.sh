@@ -1,8 +1,10 @@
 # Shared by the live demos (sourced; ROOT set by them): case1-live.sh and
-# case2-live.sh call live_main; case3-live.sh uses the pieces.
+# case2-live.sh call live_main, whose runs are demo-pipelines/octopus-call.py's
+# (the one live run of the Octopus transport, also eval/live-eval.py's);
+# case3-live.sh uses the pieces.  Every run writes its own folder OUT/RUN/.
 
 # live_env CASE: the build's tools, the output directory, the traces and
-# the plugin path.  DOWN/UP, SECONDS_PER_RUN, BASE_PORT and OUT override.
+# the plugin path.  DOWN, SECONDS_PER_RUN, BASE_PORT and OUT override.
 live_env() {
   case_id=$1
   BUILD=${BUILD:-build}
@@ -22,14 +24,15 @@ live_need() {
   done
 }
 
-# live_shim_start QUEUE LISTEN_PORT FORWARD_PORT [NAME]: octopus-shim on $DOWN
-# (and $UP if set; else the up link is unconstrained), 30 ms each way, its
-# stats and log named NAME (default QUEUE); sets $shim.
+# live_shim_start QUEUE LISTEN_PORT FORWARD_PORT RUN_DIR: octopus-shim on
+# $DOWN (and $UP if set; else the up link is unconstrained), 30 ms each way,
+# its stats in RUN_DIR/shim.json and its output in RUN_DIR/shim.log; sets
+# $shim.
 live_shim_start() {
   if [ -n "${UP:-}" ]; then up="--up-trace=$UP"; else up=""; fi
   "$SHIM" --listen=127.0.0.1:"$2" --forward=127.0.0.1:"$3" \
     --down-trace="$DOWN" $up --delay-ms=30 --queue="$1" \
-    --stats="$OUT/${4:-$1}-shim.json" > "$OUT/${4:-$1}-shim.log" 2>&1 &
+    --stats="$4/shim.json" > "$4/shim.log" 2>&1 &
   shim=$!
 }
 
@@ -41,76 +44,34 @@ live_stop() {
   kill -TERM "$shim"; wait "$shim" || true
 }
 
-# live_metrics QUEUE VIDEO_LABEL: octo-metrics on $OUT/QUEUE-sent.csv and
-# $OUT/QUEUE-received.csv into $OUT/QUEUE/.
+# live_metrics RUN_DIR SCHEME VIDEO_LABEL: octo-metrics on RUN_DIR/sent.csv
+# and RUN_DIR/received.csv into RUN_DIR.
 live_metrics() {
-  "$METRICS" --case "$case_id" --sent "$OUT/$1-sent.csv" \
-    --received "$OUT/$1-received.csv" --out "$OUT/$1" \
-    --scheme "$1" --trace "$(basename "$DOWN")" --rtt-ms 60 --video "$2"
+  "$METRICS" --case "$case_id" --sent "$1/sent.csv" --received "$1/received.csv" \
+    --out "$1" --scheme "$2" --trace "$(basename "$DOWN")" --rtt-ms 60 --video "$3"
 }
 
-# live_scheme SCHEME: the shim's queue and octopussink's options of one
-# arm (sets $queue, $send_opts).  octopus: the Octopus queue, BBR;
-# droptail: drop-tail, BBR; quco: the quco trimming queue ($QUCO_QUEUE,
-# default "quco": thresholds at 50/75/90 % of the shim's 375 KB buffer), the
-# QUCO window and qualitative packets (a frame's layers as gold | silver |
-# bronze chunks of every packet; docs/quco-chunks.md).
-live_scheme() {
-  case $1 in
-    octopus|droptail) queue=$1; send_opts="" ;;
-    quco) queue=${QUCO_QUEUE:-quco}
-      send_opts="--congestion-control=quco --qualitative=layered" ;;
-    *) echo "case$case_id-live: unknown scheme '$1' (octopus, droptail, quco)" >&2
-      exit 2 ;;
-  esac
-}
-
-# live_main CASE CODEC RECEIVE_CAPS: every scheme of $SCHEMES (default
-# "octopus droptail") in turn, then the table.
+# live_main CASE: every scheme of $SCHEMES (default "octopus droptail": the
+# shim's queue; quco: QUCO's arm, octopus-call.py --queue quco) in turn, one
+# octopus-call.py run each into OUT/SCHEME/, then the table.  QUCO_QUEUE
+# gives the quco arm's shim queue; WEBM writes what the first run's receiver
+# showed.
 live_main() {
-  codec=$2; caps=$3
   live_env "$1"
-  QUALITY=$BUILD/eval/octo-svc-quality
   CLIP=${CLIP:-$ROOT/data/media/bigbuckbunny.mp4}
   DOWN=${DOWN:-$ROOT/data/traces/network/Verizon-LTE-short.down}
-  UP=${UP-$ROOT/data/traces/network/Verizon-LTE-short.up}
   BASE_PORT=${BASE_PORT:-47300}
-  WEBM=${WEBM:-}
-
-  live_need "$SHIM" "$METRICS" "$QUALITY"
+  live_need "$SHIM" "$METRICS" "$BUILD/eval/octo-svc-quality"
   mkdir -p "$OUT"
-
-  port=$BASE_PORT; runs=""; webm=$WEBM
+  port=$BASE_PORT; runs=""; webm=${WEBM:+--webm=$WEBM}
   for scheme in ${SCHEMES:-octopus droptail}; do
-    live_run "$scheme" "$port" $((port + 1)) "$webm"
+    /usr/bin/python3 "$ROOT/demo-pipelines/octopus-call.py" --case "$case_id" \
+      --queue "$scheme" ${QUCO_QUEUE:+--quco-queue=$QUCO_QUEUE} $webm \
+      --trace "$DOWN" --seconds "$RUN_SECONDS" --clip "$CLIP" --build "$BUILD" \
+      --base-port "$port" --out "$OUT/$scheme"
     webm=""; port=$((port + 2)); runs="$runs $OUT/$scheme"
   done
   # shellcheck disable=SC2086 # one argument per run
   /usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" $runs
-  [ -z "$WEBM" ] || echo "case$case_id-live: the first scheme's run as the receiver showed it: $WEBM" >&2
-}
-
-live_run() {
-  scheme=$1; rx_port=$2; shim_port=$3; webm=$4
-  live_scheme "$scheme"
-  if [ -n "$webm" ]; then
-    show="octopussvcdec ! videoconvert ! vp8enc deadline=1 cpu-used=8 ! webmmux ! filesink location=$webm"
-  else
-    show="fakesink sync=false"
-  fi
-  gst-launch-1.0 -q -e octopussrc port="$rx_port" caps="$caps" ! tee name=t \
-      t. ! queue ! octopusframelog location="$OUT/$scheme-received.csv" \
-      t. ! queue ! $show > "$OUT/$scheme-rx.log" 2>&1 &
-  rx=$!
-  live_shim_start "$queue" "$shim_port" "$rx_port" "$scheme"
-  sleep 0.5
-  echo "case$case_id-live: $scheme: sending $(basename "$CLIP") live for ${RUN_SECONDS} s ..." >&2
-  # shellcheck disable=SC2086 # options are separate words
-  /usr/bin/python3 "$ROOT/demo-pipelines/case2-live-send.py" --case "$case_id" \
-    --port "$shim_port" --seconds "$RUN_SECONDS" --clip "$CLIP" $send_opts \
-    --dump "$OUT/$scheme-layers.bin" > "$OUT/$scheme-tx.log" 2>&1
-  live_stop "$rx"
-  "$QUALITY" --dump "$OUT/$scheme-layers.bin" --clip "$CLIP" --codec "$codec" \
-    --out "$OUT/$scheme-sent.csv" --scores "$OUT/$scheme-scores.csv" >&2
-  live_metrics "$scheme" "$(basename "$CLIP")-live"
+  [ -z "${WEBM:-}" ] || echo "case$case_id-live: the first scheme's run as the receiver showed it: $WEBM" >&2
 }

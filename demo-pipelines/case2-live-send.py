@@ -17,11 +17,19 @@ quco arm: quco and layered).
 --paths sends over several paths at once (octopussink paths=..., the core's
 multipath session with --scheduler); --max-bitrate caps what
 follow-bandwidth may set (octopussvcenc max-bitrate).
+
+Load record (eval/live-eval.py's guard, as demo-pipelines/webrtc-call.py
+writes it): --encoded-log FILE gets frame,capture_ns,encoded_ns,bytes per
+frame (capture: when the paced frame left for the encoder; encoded: when
+its last layer came out; CLOCK_MONOTONIC, the pipeline clock);
+--estimates FILE gets time_ns,estimated_bitrate every 100 ms
+(octopussink's estimated-bitrate).
 """
 import argparse
 import json
 import os
 import sys
+import time
 import warnings
 
 import gi
@@ -53,19 +61,23 @@ def main():
                    help="case 2: cap on the rate follow-bandwidth sets, bits/s")
     p.add_argument("--sink-stats", help="write octopussink's last stats (with "
                    "the per-path ones when multipath) to this JSON file")
+    p.add_argument("--encoded-log", help="write each frame's capture and encoded "
+                   "times (CSV) to this file")
+    p.add_argument("--estimates", help="write octopussink's estimate every 100 ms "
+                   "(CSV) to this file")
     args = p.parse_args()
 
     if args.case == 1:
-        encoder = (f"octopussvcenc codec=vp8 temporal-layers=3 gop=8 bitrate={args.bitrate} "
+        encoder = (f"octopussvcenc name=encoder codec=vp8 temporal-layers=3 gop=8 bitrate={args.bitrate} "
                    "speed=8 ! octopustag policy=framerate")
     else:
-        encoder = (f"octopussvcenc codec=vp9 spatial-layers=3 gop=10 bitrate={args.bitrate} "
-                   f"max-bitrate={args.max_bitrate} speed=7 follow-bandwidth=true "
+        encoder = (f"octopussvcenc name=encoder codec=vp9 spatial-layers=3 gop=10 bitrate={args.bitrate} "
+                   f"max-bitrate={args.max_bitrate} speed=9 threads=2 follow-bandwidth=true "
                    "! octopustag policy=quality")
     if args.paths:
-        sink = f'octopussink paths="{args.paths}" scheduler={args.scheduler}'
+        sink = f'octopussink name=sink paths="{args.paths}" scheduler={args.scheduler}'
     else:
-        sink = f"octopussink host={args.host} port={args.port}"
+        sink = f"octopussink name=sink host={args.host} port={args.port}"
     # identity sync=true releases each frame at its time (no preroll), so
     # capture times are the clock times a camera would give.
     desc = (f'filesrc location="{args.clip}" ! decodebin ! videoconvert ! videoscale '
@@ -124,12 +136,64 @@ def main():
         return False
 
     GLib.timeout_add(int(args.seconds * 1000), end_of_run)
+    load = LoadLog(pipeline)
     pipeline.set_state(Gst.State.PLAYING)
     loop.run()
     pipeline.set_state(Gst.State.NULL)
+    if args.encoded_log:
+        load.write_encoded(args.encoded_log)
+    if args.estimates:
+        load.write_estimates(args.estimates)
     if args.sink_stats and state["sink_stats"] is not None:
         with open(args.sink_stats, "w") as f:
             json.dump(state["sink_stats"], f, indent=1)
+
+
+class LoadLog:
+    """Each frame's capture and encoded times, and the estimate over time."""
+
+    def __init__(self, pipeline):
+        self.frames = {}          # pts -> frame number, for the encoder's output
+        self.captured = []        # frame -> capture_ns
+        self.encoded = {}         # frame -> [encoded_ns, bytes]
+        self.estimates = []
+        self.sink = pipeline.get_by_name("sink")
+        pipeline.get_by_name("pace").get_static_pad("src").add_probe(
+            Gst.PadProbeType.BUFFER, self.on_captured)
+        pipeline.get_by_name("encoder").get_static_pad("src").add_probe(
+            Gst.PadProbeType.BUFFER, self.on_encoded)
+        GLib.timeout_add(100, self.on_tick)
+
+    def on_captured(self, _pad, info):
+        # identity sync=true lets the frame go at its clock time: its capture
+        self.frames[info.get_buffer().pts] = len(self.captured)
+        self.captured.append(time.monotonic_ns())
+        return Gst.PadProbeReturn.OK
+
+    def on_encoded(self, _pad, info):
+        buf = info.get_buffer()
+        frame = self.frames.get(buf.pts)
+        if frame is not None:
+            entry = self.encoded.setdefault(frame, [0, 0])
+            entry[0] = time.monotonic_ns()
+            entry[1] += buf.get_size()
+        return Gst.PadProbeReturn.OK
+
+    def on_tick(self):
+        self.estimates.append((time.monotonic_ns(),
+                               self.sink.get_property("estimated-bitrate")))
+        return True
+
+    def write_encoded(self, path):
+        with open(path, "w") as f:
+            f.write("frame,capture_ns,encoded_ns,bytes\n")
+            for frame, (t, size) in sorted(self.encoded.items()):
+                f.write(f"{frame},{self.captured[frame]},{t},{size}\n")
+
+    def write_estimates(self, path):
+        with open(path, "w") as f:
+            f.write("time_ns,estimated_bitrate\n")
+            f.writelines(f"{t},{rate}\n" for t, rate in self.estimates)
 
 
 def structure_to_dict(s):

@@ -8,9 +8,12 @@
 #   min-cost  both links, the paper's scheduler (octopussink paths=A,B)
 #   min-rtt   both links, the common multipath default
 #   single-a  link A alone            single-b  link B alone
-# Prints p50/p99 latency, SQI-SSIM, frames shown and utilisation per link;
-# OUT/ARM-sink-stats.json keeps octopussink's last stats (per path: up,
-# downs, rates, RTTs, packets sent/acked/lost/rescheduled).
+# One demo-pipelines/octopus-call.py run per arm into OUT/ARM/; prints
+# p50/p99 latency, SQI-SSIM, frames shown and utilisation per link;
+# OUT/ARM/sink-stats.json keeps octopussink's last stats (per path: up,
+# downs, rates, RTTs, packets sent/acked/lost/rescheduled).  One run per arm
+# is a demo: `make live-eval SCHEMES="mp-min-cost mp-min-rtt mp-single-a
+# mp-single-b"` repeats them under the load guard.
 #   BUILD=build demo-pipelines/case2-multipath.sh
 #   SECONDS_PER_RUN=30 ARMS="min-cost single-b" demo-pipelines/case2-multipath.sh
 # LINK_A, LINK_B (traces), DELAY_A_MS, DELAY_B_MS (one way), BASE_PORT, OUT.
@@ -29,70 +32,25 @@ DELAY_B_MS=${DELAY_B_MS:-20}
 MAX_BITRATE=${MAX_BITRATE:-20000000}
 ARMS=${ARMS:-"min-cost min-rtt single-a single-b"}
 BASE_PORT=${BASE_PORT:-47400}
-CAPS="video/x-vp9,width=640,height=360,spatial-layers=3,temporal-layers=1,framerate=30/1"
 
 live_need "$SHIM" "$METRICS" "$QUALITY"
 mkdir -p "$OUT"
-# whatever ends the script, the receiver and the links it started go with it
-rx=""; shims=""
-trap 'for pid in $rx $shims; do kill "$pid" 2>/dev/null || true; done' EXIT
-
-# link_start ARM NAME TRACE DELAY LISTEN_PORT RX_PORT: one shim link; its
-# pid is appended to $shims.
-link_start() {
-  "$SHIM" --listen=127.0.0.1:"$5" --forward=127.0.0.1:"$6" \
-    --down-trace="$3" --delay-ms="$4" --queue=octopus \
-    --stats="$OUT/$1-shim-$2.json" > "$OUT/$1-shim-$2.log" 2>&1 &
-  shims="$shims $!"
-}
-
-mp_run() {
-  arm=$1; rx_port=$2; port_a=$((rx_port + 1)); port_b=$((rx_port + 2))
-  rm -f "$OUT/$arm"-shim-*.json
-  gst-launch-1.0 -q -e octopussrc port="$rx_port" caps="$CAPS" \
-      ! octopusframelog location="$OUT/$arm-received.csv" \
-      > "$OUT/$arm-rx.log" 2>&1 &
-  rx=$!
-  shims=""
-  case $arm in
-    single-a)
-      link_start "$arm" a "$LINK_A" "$DELAY_A_MS" "$port_a" "$rx_port"
-      send="--port $port_a"; rtt=$((2 * DELAY_A_MS)) ;;
-    single-b)
-      link_start "$arm" b "$LINK_B" "$DELAY_B_MS" "$port_b" "$rx_port"
-      send="--port $port_b"; rtt=$((2 * DELAY_B_MS)) ;;
-    *)
-      link_start "$arm" a "$LINK_A" "$DELAY_A_MS" "$port_a" "$rx_port"
-      link_start "$arm" b "$LINK_B" "$DELAY_B_MS" "$port_b" "$rx_port"
-      send="--paths 127.0.0.1:$port_a,127.0.0.1:$port_b --scheduler $arm"
-      rtt=$((2 * DELAY_A_MS)) ;;
-  esac
-  sleep 0.5
-  echo "case2-multipath: $arm: sending $(basename "$CLIP") live for ${RUN_SECONDS} s ..." >&2
-  # shellcheck disable=SC2086
-  /usr/bin/python3 "$ROOT/demo-pipelines/case2-live-send.py" --case 2 $send \
-    --max-bitrate "$MAX_BITRATE" --seconds "$RUN_SECONDS" --clip "$CLIP" \
-    --dump "$OUT/$arm-layers.bin" --sink-stats "$OUT/$arm-sink-stats.json" \
-    > "$OUT/$arm-tx.log" 2>&1
-  sleep 2                       # the links drain what they still hold
-  kill -INT "$rx" 2>/dev/null || true; wait "$rx" || true
-  for pid in $shims; do kill -TERM "$pid"; wait "$pid" || true; done
-  rx=""; shims=""
-  "$QUALITY" --dump "$OUT/$arm-layers.bin" --clip "$CLIP" --codec vp9 \
-    --out "$OUT/$arm-sent.csv" --scores "$OUT/$arm-scores.csv" >&2
-  "$METRICS" --case 2 --sent "$OUT/$arm-sent.csv" \
-    --received "$OUT/$arm-received.csv" --out "$OUT/$arm" --scheme "$arm" \
-    --trace "$(basename "$LINK_A")+$(basename "$LINK_B")" \
-    --rtt-ms "$rtt" --video "$(basename "$CLIP")-live"
-}
 
 port=$BASE_PORT
-prefixes=""
+runs=""
 for arm in $ARMS; do
-  mp_run "$arm" "$port"
-  prefixes="$prefixes $OUT/$arm"
+  case $arm in
+    single-a|single-b) how="--single-link=${arm#single-}" ;;
+    *) how="--scheduler=$arm" ;;
+  esac
+  /usr/bin/python3 "$ROOT/demo-pipelines/octopus-call.py" "$how" \
+    --trace "$LINK_A" --delay-ms "$DELAY_A_MS" --trace-b "$LINK_B" \
+    --delay-b-ms "$DELAY_B_MS" --max-bitrate "$MAX_BITRATE" \
+    --seconds "$RUN_SECONDS" --clip "$CLIP" --build "$BUILD" \
+    --base-port "$port" --out "$OUT/$arm"
+  runs="$runs $OUT/$arm"
   port=$((port + 3))
 done
 echo "links: a = $(basename "$LINK_A") (${DELAY_A_MS} ms one way), b = $(basename "$LINK_B") (${DELAY_B_MS} ms)"
 # shellcheck disable=SC2086
-/usr/bin/python3 "$ROOT/eval/summary.py" multipath $prefixes
+/usr/bin/python3 "$ROOT/eval/summary.py" multipath $runs

@@ -43,36 +43,34 @@ live_need "$SHIM" "$METRICS" "$SCORE" "$BUILD/pointcloud/libgstoctopuspc.so"
 mkdir -p "$OUT"
 
 case3_run() {
-  queue=$1; rx_port=$2; shim_port=$3
-  frames=$OUT/$queue-frames
-  rm -rf "$frames" "$OUT/$queue-png"
-  mkdir -p "$frames" "$OUT/$queue-png"
+  queue=$1; rx_port=$2; shim_port=$3; run=$OUT/$1
+  rm -rf "$run"
+  mkdir -p "$run/frames" "$run/png"
   gst-launch-1.0 -q -e octopussrc port="$rx_port" \
       caps=application/x-octopus-pc-layer \
-    ! octopuspcdec received-log="$OUT/$queue-received.csv" \
-    ! octopusplyenc ! multifilesink location="$frames/%05d.ply" \
-    > "$OUT/$queue-rx.log" 2>&1 &
+    ! octopuspcdec received-log="$run/received.csv" \
+    ! octopusplyenc ! multifilesink location="$run/frames/%05d.ply" \
+    > "$run/rx.log" 2>&1 &
   rx=$!
-  live_shim_start "$queue" "$shim_port" "$rx_port"
+  live_shim_start "$queue" "$shim_port" "$rx_port" "$run"
   sleep 0.5
   echo "case3-live: $queue queue: sending $(basename "$CLOUD") live at $FPS fps for ${RUN_SECONDS} s ..." >&2
   gst-launch-1.0 -q -e octopusplysrc location="$CLOUD" is-live=true \
       num-frames="$FRAMES" framerate=$FPS/1 degrees-per-second=$TURN \
       colour-from-height=true \
     ! octopuspcenc position-bits="$BITS" "camera-position=<$CAMERA>" \
-      ssim-table="$TABLE" sent-log="$OUT/$queue-sent.csv" \
+      ssim-table="$TABLE" sent-log="$run/sent.csv" \
     ! octopussink host=127.0.0.1 port="$shim_port" \
-    > "$OUT/$queue-tx.log" 2>&1
+    > "$run/tx.log" 2>&1
   live_stop "$rx"
-  live_metrics "$queue" "$(basename "$CLOUD")-live"
+  live_metrics "$run" "$queue" "$(basename "$CLOUD")-live"
   "$SCORE" --source "$CLOUD" --fps $FPS --degrees-per-second $TURN \
     --colour-from-height --camera="$CAMERA" --table "$TABLE" \
-    --frames "$OUT/$queue/frames.csv" --received "$frames" \
+    --frames "$run/frames.csv" --received "$run/frames" \
     --png "$((FRAMES / 4)),$((FRAMES / 2)),$((3 * FRAMES / 4))" \
-    --png-dir "$OUT/$queue-png" --out "$OUT/$queue-quality.csv" \
-    > "$OUT/$queue-score.log"
+    --png-dir "$run/png" --out "$run/quality.csv" > "$run/score.log"
   # keep every PLY_EVERY-th file (named by arrival order) for a person
-  for f in "$frames"/*.ply; do
+  for f in "$run"/frames/*.ply; do
     [ -e "$f" ] || continue
     n=$(basename "$f" .ply | sed 's/^0*//')
     [ $((${n:-0} % PLY_EVERY)) -eq 0 ] || rm -f "$f"
@@ -83,4 +81,4 @@ case3_run octopus "$BASE_PORT" $((BASE_PORT + 1))
 case3_run droptail $((BASE_PORT + 2)) $((BASE_PORT + 3))
 /usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" --fps $FPS \
   "$OUT/octopus" "$OUT/droptail"
-echo "case3-live: received frames as PLY in $OUT/*-frames, renderings (source | received) in $OUT/*-png, per-frame quality in $OUT/*-quality.csv" >&2
+echo "case3-live: received frames as PLY in $OUT/*/frames, renderings (source | received) in $OUT/*/png, per-frame quality in $OUT/*/quality.csv" >&2

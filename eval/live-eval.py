@@ -1,6 +1,5 @@
 #!/usr/bin/python3
-"""Live evaluation: each scheme K times per trace through real calls
-(demo-pipelines/webrtc-call.py --scheme S, octopus-shim --shell), the
+"""Live evaluation: each scheme K times per trace through real calls, the
 schemes interleaved (A B C A B C ...), every run checked by a load guard;
 a table with the mean and 95 % confidence interval of every metric over the
 valid runs and an HTML page (latency CDFs, rate/estimate/capacity time
@@ -9,13 +8,21 @@ series per run, a link to every run's folder).
     live-eval.py run OUT [--traces T ...] [--schemes S ...] [--repeats K]
         [--seconds N] [--delay-ms D] [--build DIR] [--call-arg ARG ...]
 
---call-arg passes ARG to every webrtc-call.py call (repeat it for several),
+Schemes: webrtc-call.py's (gcc, chromium-gcc, octopus-svc, octopus-bbr, ...:
+WebRTC calls through octopus-shim --shell), and the Octopus transport's
+live case studies (demo-pipelines/octopus-call.py): case2-octopus,
+case2-droptail, case2-quco (make demo's case 2 and QUCO's arm), case1-octopus,
+case1-droptail, and over two links (TRACE as link a, 5G-driving-1 as link b
+unless --call-arg=--trace-b=PATH): mp-SCHEDULER (min-cost, min-rtt, wrr,
+edcld, sfl) and the single-path arms mp-single-a, mp-single-b.
+
+--call-arg passes ARG to every call (repeat it for several),
 e.g. --call-arg=--twcc-interval-ms=50 to compare a receiver setting, or
 --call-arg=--cc=delay-bbr for the Octopus arms' controller; a setting that
 changes one arm's receiver must be compared with every arm run with it.
     live-eval.py report OUT
 
-run writes OUT/TRACE/SCHEME/attempt-N/ (webrtc-call.py's files) and
+run writes OUT/TRACE/SCHEME/attempt-N/ (the call's files) and
 OUT/runs.json (every attempt, valid or not, and why), prints progress, then
 the report.  report rebuilds the table (stdout, OUT/table.txt) and
 OUT/index.html from OUT/runs.json and the run folders.
@@ -36,7 +43,9 @@ the load record are numpy's (linear interpolation).  Utilisation: the down
 link bytes of messages the shim delivered whole (its
 whole_message_bytes_out; untagged streams, whose messages the shim cannot
 see: every delivered byte) over the capacity the trace offered from the
-first frame's capture to the last one's."""
+first frame's capture to the last one's; for a multipath run, whose
+messages are split over links (whole on neither), every byte the links
+delivered down over the capacity all its traces offered."""
 import argparse
 import collections
 import html
@@ -48,7 +57,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-CALL = os.path.join(ROOT, "demo-pipelines", "webrtc-call.py")
+WEBRTC_CALL = os.path.join(ROOT, "demo-pipelines", "webrtc-call.py")
+OCTOPUS_CALL = os.path.join(ROOT, "demo-pipelines", "octopus-call.py")
 SHIM_ERROR_LIMIT_MS = 1.0
 MTU_BYTES = 1500                # a Mahimahi delivery opportunity
 SERIES_BIN_S = 0.5
@@ -217,15 +227,18 @@ def capture_span_ms(run_dir, call):
 
 
 def utilisation(run_dir, call, trace_path):
+    multipath = len(call.get("capacity_traces", [])) > 1
     delivered = 0
     for user in call["shim"]["users"]:
         for s in user["streams"]:
             if s["direction"] != "down":
                 continue
             tagged = s.get("stream_id", -1) is not None and s.get("stream_id", -1) >= 0
-            delivered += s.get("whole_message_bytes_out", 0) if tagged else s["bytes_out"]
+            whole = tagged and not multipath
+            delivered += s.get("whole_message_bytes_out", 0) if whole else s["bytes_out"]
     start, end = capture_span_ms(run_dir, call)
-    return delivered / capacity_bytes(trace_path, start, end)
+    return delivered / sum(capacity_bytes(t, start, end)
+                           for t in call.get("capacity_traces", [trace_path]))
 
 
 def run_metrics(run_dir, call, trace_path):
@@ -275,6 +288,25 @@ def evaluate(out, trace, scheme, attempt):
     return record
 
 
+def call_command(args, trace, scheme, run_dir):
+    """The command of one run: octopus-call.py for the Octopus transport's
+    case-study arms, else webrtc-call.py --scheme SCHEME."""
+    common = [f"--out={run_dir}", f"--seconds={args.seconds}",
+              f"--trace={trace_path(trace)}", f"--delay-ms={args.delay_ms}",
+              f"--build={args.build}"]
+    case, _, arm = scheme.partition("-")
+    if case in ("case1", "case2") and arm in ("octopus", "droptail", "quco"):
+        options = [f"--case={case[-1]}", f"--queue={arm}"]
+    elif case == "mp" and arm in ("single-a", "single-b"):
+        options = [f"--single-link={arm[-1]}"]
+    elif case == "mp" and arm:
+        options = [f"--scheduler={arm}"]
+    else:
+        return ["/usr/bin/python3", WEBRTC_CALL, f"--scheme={scheme}"] + common + args.call_arg
+    return (["/usr/bin/python3", OCTOPUS_CALL, f"--label={scheme}"] + options + common
+            + args.call_arg)
+
+
 def live_call(args, trace, scheme, attempt):
     run_dir = os.path.join(args.out, trace_name(trace), scheme, f"attempt-{attempt}")
     os.makedirs(run_dir, exist_ok=True)
@@ -282,16 +314,13 @@ def live_call(args, trace, scheme, attempt):
         if os.path.exists(os.path.join(run_dir, name)):
             os.remove(os.path.join(run_dir, name))
     with open(os.path.join(run_dir, "call.log"), "w") as log:
-        rc = subprocess.run(["/usr/bin/python3", CALL, f"--scheme={scheme}",
-                             f"--out={run_dir}", f"--seconds={args.seconds}",
-                             f"--trace={trace_path(trace)}", f"--delay-ms={args.delay_ms}",
-                             f"--build={args.build}"] + args.call_arg,
+        rc = subprocess.run(call_command(args, trace, scheme, run_dir),
                             stdout=log, stderr=log).returncode
     if rc != 0:
         with open(os.path.join(run_dir, "call.log")) as f:
             last = [line.strip() for line in f if line.strip()][-1:] or [""]
         with open(os.path.join(run_dir, "failed.txt"), "w") as f:
-            f.write(f"webrtc-call.py exited {rc}: {last[0]}\n")
+            f.write(f"the call exited {rc}: {last[0]}\n")
     # the decoded pictures were for scoring (call.json has the scores)
     decoded = os.path.join(run_dir, "decoded.npz")
     if os.path.exists(decoded):
@@ -367,7 +396,7 @@ def table(records):
                  "messages delivered whole / capacity offered")
     call_args = sorted({" ".join(r.get("call_args", [])) for r in records} - {""})
     if call_args:
-        lines.append("webrtc-call.py arguments: " + "; ".join(call_args))
+        lines.append("call arguments: " + "; ".join(call_args))
     return "\n".join(lines)
 
 
@@ -501,7 +530,7 @@ def main():
     r.add_argument("--delay-ms", type=int, default=30)
     r.add_argument("--build", default=os.path.join(ROOT, "build"))
     r.add_argument("--call-arg", action="append", default=[],
-                   help="an argument for every webrtc-call.py call (repeatable)")
+                   help="an argument for every call (repeatable)")
     g = sub.add_parser("report", help="table and HTML from OUT/runs.json")
     g.add_argument("out")
     args = p.parse_args()

@@ -4,22 +4,22 @@ metrics computed by the project's tools (latency, AoI and SQI by
 octo-metrics, gst-octopus/core/octo-metrics.h; picture quality by
 octo-ssim.h's SSIM, with PSNR next to it).
 
-    summary.py live DOWN_TRACE RUN_PREFIX [RUN_PREFIX ...] [--fps N]
+    summary.py live DOWN_TRACE RUN [RUN ...] [--fps N]
     summary.py webrtc OUT SCHEME [SCHEME ...]
-    summary.py multipath RUN_PREFIX [RUN_PREFIX ...] [--fps N]
+    summary.py multipath RUN [RUN ...] [--fps N]
 
 live (case1-live.sh, case2-live.sh, case2-demo.sh, case3-live.sh): each
-RUN_PREFIX names RUN_PREFIX/summary.json and RUN_PREFIX/frames.csv
-(octo-metrics --out RUN_PREFIX), RUN_PREFIX-shim.json (octopus-shim
---stats) and, when the run has them, RUN_PREFIX-scores.csv (octo-svc-quality
---scores: SSIM and PSNR of every layer) and RUN_PREFIX-quality.csv
-(octo-pc-score: D1 PSNR of the received point clouds).
+RUN is a run's folder (demo-pipelines/octopus-call.py's layout):
+RUN/summary.json and RUN/frames.csv (octo-metrics --out RUN), RUN/shim.json
+(octopus-shim --stats) and, when the run has them, RUN/scores.csv
+(octo-svc-quality --scores: SSIM and PSNR of every layer) and
+RUN/quality.csv (octo-pc-score: D1 PSNR of the received point clouds).
 
 webrtc (webrtc-compare.sh): OUT/SCHEME/call.json of each webrtc-call.py run.
 
 multipath (case2-multipath.sh): as live, but each run went over one or more
-shim links side by side, RUN_PREFIX-shim-LINK.json each (the link's trace is
-in it); utilisation per link and over all of them.
+shim links side by side, RUN/shim-LINK.json each (the link's trace is in
+it); utilisation per link and over all of them.
 """
 import argparse
 import csv
@@ -53,22 +53,22 @@ def whole_message_down_bytes(stats_path):
                for s in u["streams"] if s["direction"] == "down")
 
 
-def utilisation(trace_path, prefix, frames, fps):
+def utilisation(trace_path, run, frames, fps):
     """octo_utilisation's definition (gst-octopus/core/octo-metrics.h):
     link bytes of messages delivered whole over the capacity the trace
     offered over the frames' span.  The shim starts the trace about 0.5 s
     before frame 0."""
     captures = [float(r["capture_ms"]) for r in frames]
     span = max(captures) + 1000 / fps - min(captures)
-    return whole_message_down_bytes(prefix + "-shim.json") / capacity_bytes(
+    return whole_message_down_bytes(os.path.join(run, "shim.json")) / capacity_bytes(
         trace_path, 0, int(span) + 500)
 
 
-def shown_scores(prefix, frames):
+def shown_scores(run, frames):
     """Mean SSIM and PSNR (dB, identical pictures left out) of the frames
     as shown (their highest layer used), from octo-svc-quality --scores;
     None if the run has no scores."""
-    path = prefix + "-scores.csv"
+    path = os.path.join(run, "scores.csv")
     if not os.path.exists(path):
         return None
     with open(path, newline="") as f:
@@ -99,13 +99,13 @@ def mean_d1(quality_csv):
 
 def live(args):
     runs = []
-    for prefix in args.prefixes:
-        with open(os.path.join(prefix, "summary.json")) as f:
+    for run in args.runs:
+        with open(os.path.join(run, "summary.json")) as f:
             summary = json.load(f)
-        with open(os.path.join(prefix, "frames.csv"), newline="") as f:
+        with open(os.path.join(run, "frames.csv"), newline="") as f:
             frames = list(csv.DictReader(f))
-        quality = prefix + "-quality.csv"
-        runs.append((prefix, summary, frames, shown_scores(prefix, frames),
+        quality = os.path.join(run, "quality.csv")
+        runs.append((run, summary, frames, shown_scores(run, frames),
                      mean_d1(quality) if os.path.exists(quality) else None))
     has_scores = any(r[3] for r in runs)
     has_d1 = any(r[4] is not None for r in runs)
@@ -113,9 +113,9 @@ def live(args):
           f"{'AoI p99':>8} {'SQI-SSIM':>8} {'shown':>9}"
           + (f" {'SSIM':>6} {'PSNR dB':>7}" if has_scores else "")
           + (f" {'D1 dB':>6}" if has_d1 else "") + f" {'util %':>7}")
-    for prefix, s, frames, scores, d1 in runs:
+    for run, s, frames, scores, d1 in runs:
         shown = f"{sum(r['shown'] == '1' for r in frames)}/{len(frames)}"
-        line = (f"{os.path.basename(prefix):10} {s['p50_latency_ms']:10.1f} "
+        line = (f"{os.path.basename(run):10} {s['p50_latency_ms']:10.1f} "
                 f"{s['p99_latency_ms']:10.1f} {s['median_aoi_ms']:8.1f} "
                 f"{s['p99_aoi_ms']:8.1f} {s['sqi_ssim']:8.4f} {shown:>9}")
         if has_scores:
@@ -123,7 +123,7 @@ def live(args):
             line += f" {ssim:6.4f} {psnr:7.2f}"
         if has_d1:
             line += f" {d1 if d1 is not None else float('nan'):6.2f}"
-        util = utilisation(args.trace, prefix, frames, args.fps)
+        util = utilisation(args.trace, run, frames, args.fps)
         print(line + f" {100 * util:7.1f}")
     print(f"latency, AoI: capture to shown; SQI-SSIM: 1 s decay over each "
           f"shown frame's quality from the sent log (live video: {SSIM_NAME} "
@@ -146,25 +146,25 @@ def down_bytes_out(stats):
 def multipath(args):
     print(f"{'run':14} {'lat p50 ms':>10} {'lat p99 ms':>10} {'SQI-SSIM':>8} "
           f"{'shown':>9} {'util % per link':>24} {'util % all':>10}")
-    for prefix in args.prefixes:
-        with open(os.path.join(prefix, "summary.json")) as f:
+    for run in args.runs:
+        with open(os.path.join(run, "summary.json")) as f:
             s = json.load(f)
-        with open(os.path.join(prefix, "frames.csv"), newline="") as f:
+        with open(os.path.join(run, "frames.csv"), newline="") as f:
             frames = list(csv.DictReader(f))
         captures = [float(r["capture_ms"]) for r in frames]
         span = int(max(captures) + 1000 / args.fps - min(captures)) + 500
         links, sent_all, capacity_all = [], 0, 0
-        for path in sorted(glob.glob(prefix + "-shim-*.json")):
+        for path in sorted(glob.glob(os.path.join(run, "shim-*.json"))):
             with open(path) as f:
                 stats = json.load(f)
             trace = stats["config"]["down_trace"]
             sent, capacity = down_bytes_out(stats), capacity_bytes(trace, 0, span)
-            link = path[len(prefix) + len("-shim-"):-len(".json")]
+            link = os.path.basename(path)[len("shim-"):-len(".json")]
             links.append(f"{link} {100 * sent / capacity:.1f}")
             sent_all += sent
             capacity_all += capacity
         shown = f"{sum(r['shown'] == '1' for r in frames)}/{len(frames)}"
-        print(f"{os.path.basename(prefix):14} {s['p50_latency_ms']:10.1f} "
+        print(f"{os.path.basename(run):14} {s['p50_latency_ms']:10.1f} "
               f"{s['p99_latency_ms']:10.1f} {s['sqi_ssim']:8.4f} {shown:>9} "
               f"{', '.join(links):>24} {100 * sent_all / capacity_all:10.1f}")
     print(f"latency: capture to shown; SQI-SSIM: 1 s decay over each shown "
@@ -200,11 +200,11 @@ def main():
     sub = p.add_subparsers(dest="kind", required=True)
     lv = sub.add_parser("live", help="live demo runs through octopus-shim")
     lv.add_argument("trace", help="the shim's down trace")
-    lv.add_argument("prefixes", nargs="+", metavar="RUN_PREFIX")
+    lv.add_argument("runs", nargs="+", metavar="RUN")
     lv.add_argument("--fps", type=float, default=30)
     lv.set_defaults(run=live)
     mp = sub.add_parser("multipath", help="live runs over shim links side by side")
-    mp.add_argument("prefixes", nargs="+", metavar="RUN_PREFIX")
+    mp.add_argument("runs", nargs="+", metavar="RUN")
     mp.add_argument("--fps", type=float, default=30)
     mp.set_defaults(run=multipath)
     wr = sub.add_parser("webrtc", help="webrtc-call.py runs")

@@ -114,6 +114,37 @@ def test_guard(le, recorded):
         shutil.rmtree(tmp)
 
 
+def test_commands(le, recorded):
+    """Each scheme's call: the Octopus transport's arms by octopus-call.py
+    with their options, every other scheme by webrtc-call.py; a multipath
+    run's utilisation over the capacity of both its traces."""
+    args = type("Args", (), {"seconds": 20, "delay_ms": 30, "build": "/b",
+                             "call_arg": ["--x=1"]})()
+    expect = {"case2-quco": ("octopus-call.py", ["--case=2", "--queue=quco"]),
+              "case1-droptail": ("octopus-call.py", ["--case=1", "--queue=droptail"]),
+              "mp-min-cost": ("octopus-call.py", ["--scheduler=min-cost"]),
+              "mp-single-b": ("octopus-call.py", ["--single-link=b"]),
+              "gcc": ("webrtc-call.py", ["--scheme=gcc"]),
+              "octopus-svc": ("webrtc-call.py", ["--scheme=octopus-svc"])}
+    for scheme, (script, options) in expect.items():
+        cmd = le.call_command(args, "Verizon-LTE-short", scheme, "/o")
+        check(os.path.basename(cmd[1]) == script and all(o in cmd for o in options)
+              and cmd[-1] == "--x=1" and "--out=/o" in cmd
+              and ("--label=" + scheme in cmd) == (script == "octopus-call.py"),
+              f"{scheme}: {os.path.basename(cmd[1])} {' '.join(cmd[2:])}")
+    with open(os.path.join(recorded, "call.json")) as f:
+        call = json.load(f)
+    trace = le.trace_path(call["trace"].removesuffix(".down"))
+    call["capacity_traces"] = [trace, trace]
+    every = sum(s["bytes_out"] for u in call["shim"]["users"] for s in u["streams"]
+                if s["direction"] == "down")
+    capacity = le.capacity_bytes(trace, *le.capture_span_ms(recorded, call))
+    got = le.utilisation(recorded, call, trace)
+    check(abs(got - every / (2 * capacity)) < 1e-12,
+          f"multipath utilisation: every byte down over both links' capacity: "
+          f"{100 * got:.2f} %")
+
+
 def scripted(verdicts):
     """run_one returning, per (scheme, attempt), the scripted faults."""
     order = []
@@ -175,7 +206,7 @@ def test_report(le, recorded):
         le.report(tmp)
         with open(os.path.join(tmp, "table.txt")) as f:
             check(f.read().rstrip().endswith(
-                "webrtc-call.py arguments: --twcc-interval-ms=50"),
+                "call arguments: --twcc-interval-ms=50"),
                 "table.txt names the arguments the calls ran with")
         with open(os.path.join(tmp, "index.html")) as f:
             page = f.read()
@@ -194,6 +225,7 @@ def main():
     test_ci(le)
     test_guard(le, recorded)
     test_schedule(le)
+    test_commands(le, recorded)
     test_report(le, recorded)
     print("live-eval: " + ("ok" if not failures else f"{len(failures)} failed"))
     return 1 if failures else 0

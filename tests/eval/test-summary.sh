@@ -17,9 +17,9 @@ grep -q '^0,0.000,3,3,0,1,[0-9.]*,[0-9.]*,0x7,' "$tmp/run/frames.csv"
 grep -q '^1,33.333,3,2,0,1,[0-9.]*,[0-9.]*,0x3,' "$tmp/run/frames.csv"
 printf '{"users": [{"streams": [{"direction": "down", "bytes_out": 170000,
   "whole_message_bytes_out": 150000}, {"direction": "up", "bytes_out": 9999999,
-  "whole_message_bytes_out": 9999999}]}]}\n' > "$tmp/run-shim.json"
+  "whole_message_bytes_out": 9999999}]}]}\n' > "$tmp/run/shim.json"
 printf 'frame,index,ssim,psnr_db\n0,0,0.5,20.0\n0,2,0.9,30.0\n1,1,0.8,inf\n' \
-  > "$tmp/run-scores.csv"
+  > "$tmp/run/scores.csv"
 out=$(/usr/bin/python3 "$summary" live "$trace" "$tmp/run")
 echo "$out"
 row=$(echo "$out" | sed -n 2p)
@@ -44,9 +44,9 @@ echo "$out" | grep -q "SSIM (Wang 2004, Gaussian 11x11)"
 trace_b=$data/traces/network/5G-driving-1.down
 printf '{"config": {"down_trace": "%s"}, "users": [{"streams": [
   {"direction": "down", "bytes_out": 120000}, {"direction": "up", "bytes_out": 5}]}]}\n' \
-  "$trace" > "$tmp/run-shim-a.json"
+  "$trace" > "$tmp/run/shim-a.json"
 printf '{"config": {"down_trace": "%s"}, "users": [{"streams": [
-  {"direction": "down", "bytes_out": 30000}]}]}\n' "$trace_b" > "$tmp/run-shim-b.json"
+  {"direction": "down", "bytes_out": 30000}]}]}\n' "$trace_b" > "$tmp/run/shim-b.json"
 out=$(/usr/bin/python3 "$summary" multipath "$tmp/run")
 echo "$out"
 expected=$(/usr/bin/python3 - "$trace" "$trace_b" "$tmp/run/frames.csv" <<'PY'
