@@ -55,6 +55,9 @@ def main():
                    help="octopussink congestion-control (bbr, quco, ...)")
     p.add_argument("--qualitative", default="off",
                    help="octopussink qualitative (off, layered, equal)")
+    p.add_argument("--slack-ms", type=int, default=0,
+                   help="octopustag slack: a message is droppable only after queueing "
+                        "this long (0: the design's default)")
     p.add_argument("--paths", help="[LOCAL@]HOST:PORT,... : multipath instead of --host/--port")
     p.add_argument("--scheduler", default="min-cost", help="multipath scheduler")
     p.add_argument("--max-bitrate", type=int, default=20000000,
@@ -69,11 +72,11 @@ def main():
 
     if args.case == 1:
         encoder = (f"octopussvcenc name=encoder codec=vp8 temporal-layers=3 gop=8 bitrate={args.bitrate} "
-                   "speed=8 ! octopustag policy=framerate")
+                   f"speed=8 ! octopustag policy=framerate slack={args.slack_ms}")
     else:
         encoder = (f"octopussvcenc name=encoder codec=vp9 spatial-layers=3 gop=10 bitrate={args.bitrate} "
                    f"max-bitrate={args.max_bitrate} speed=9 threads=2 follow-bandwidth=true "
-                   "! octopustag policy=quality")
+                   f"! octopustag policy=quality slack={args.slack_ms}")
     if args.paths:
         sink = f'octopussink name=sink paths="{args.paths}" scheduler={args.scheduler}'
     else:

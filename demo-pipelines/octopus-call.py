@@ -185,7 +185,8 @@ def run(args):
             f"--case={args.case}", f"--seconds={args.seconds}", f"--clip={args.clip}",
             f"--dump={args.out}/layers.bin", f"--encoded-log={args.out}/encoded.csv",
             f"--estimates={args.out}/estimates.csv",
-            f"--sink-stats={args.out}/sink-stats.json", f"--max-bitrate={args.max_bitrate}"]
+            f"--sink-stats={args.out}/sink-stats.json", f"--max-bitrate={args.max_bitrate}",
+            f"--slack-ms={args.slack_ms}"]
     if args.scheduler:
         send += [f"--paths={','.join(paths)}", f"--scheduler={args.scheduler}"]
     else:
@@ -247,6 +248,9 @@ def main():
     p.add_argument("--delay-ms", type=int, default=30, help="one way")
     p.add_argument("--delay-b-ms", type=int, default=20, help="one way, link b")
     p.add_argument("--seconds", type=float, default=20)
+    p.add_argument("--slack-ms", type=int, default=0,
+                   help="octopustag slack (ms) of every message: droppable only after "
+                        "queueing this long")
     p.add_argument("--max-bitrate", type=int, default=20000000,
                    help="case 2: the most the encoder may follow the estimate to, bits/s")
     p.add_argument("--clip", default=os.path.join(ROOT, "data", "media", "bigbuckbunny.mp4"))
