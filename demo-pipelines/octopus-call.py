@@ -41,6 +41,7 @@ import sys
 import time
 
 import gi
+import numpy as np
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
@@ -69,6 +70,7 @@ class Receiver:
         dec.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self.on_input)
         dec.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, self.on_output)
         self.input_ns = None
+        self.stopping = False
         self.lags = []
 
     def on_input(self, _pad, _info):
@@ -77,8 +79,8 @@ class Receiver:
 
     def on_output(self, _pad, _info):
         # the decoder runs in its input's thread: from the last input to
-        # this picture is the time it took
-        if self.input_ns is not None:
+        # this picture is the time it took (not so for what EOS flushes out)
+        if self.input_ns is not None and not self.stopping:
             self.lags.append((self.input_ns, time.monotonic_ns()))
         return Gst.PadProbeReturn.OK
 
@@ -88,6 +90,7 @@ class Receiver:
                      "to the octopus and octopussvc plugins?)")
 
     def stop(self):
+        self.stopping = True
         self.pipeline.send_event(Gst.Event.new_eos())
         self.pipeline.get_bus().timed_pop_filtered(
             10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
@@ -132,15 +135,12 @@ def start_shim(args, name, trace, delay_ms, listen, forward):
 
 
 def quantiles_ms(lags_ns):
+    """As webrtc-call.py's load record: numpy's percentiles (linear)."""
     if not lags_ns:
         return {"count": 0, "p50": None, "p99": None, "max": None}
-    ms = sorted(v / 1e6 for v in lags_ns)
-
-    def q(p):        # numpy's linear interpolation
-        x = p * (len(ms) - 1)
-        lo = int(x)
-        return ms[lo] + (ms[min(lo + 1, len(ms) - 1)] - ms[lo]) * (x - lo)
-    return {"count": len(ms), "p50": q(0.50), "p99": q(0.99), "max": ms[-1]}
+    ms = np.array(lags_ns, dtype=float) / 1e6
+    return {"count": len(ms), "p50": float(np.percentile(ms, 50)),
+            "p99": float(np.percentile(ms, 99)), "max": float(ms.max())}
 
 
 def encode_lags(path):
@@ -166,42 +166,47 @@ def shim_record(args):
             "links": {name: s["config"] for name, s in stats}}
 
 
+def send(args, port, paths):
+    """case2-live-send.py into the link(s); its exit status."""
+    cmd = ["/usr/bin/python3", os.path.join(HERE, "case2-live-send.py"),
+           f"--case={args.case}", f"--seconds={args.seconds}", f"--clip={args.clip}",
+           f"--dump={args.out}/layers.bin", f"--encoded-log={args.out}/encoded.csv",
+           f"--estimates={args.out}/estimates.csv",
+           f"--sink-stats={args.out}/sink-stats.json", f"--max-bitrate={args.max_bitrate}",
+           f"--slack-ms={args.slack_ms}"]
+    if args.scheduler:
+        cmd += [f"--paths={','.join(paths)}", f"--scheduler={args.scheduler}"]
+    else:
+        cmd += [f"--port={port + 1}"]
+    if args.queue == "quco" and not (args.scheduler or args.single_link):
+        cmd += ["--congestion-control=quco", "--qualitative=layered"]
+    print(f"octopus-call: {args.label}: sending {os.path.basename(args.clip)} live for "
+          f"{args.seconds} s ...", file=sys.stderr, flush=True)
+    with open(os.path.join(args.out, "tx.log"), "w") as log:
+        return subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
+
+
 def run(args):
     os.makedirs(args.out, exist_ok=True)
-    for name in ("call.json", "failed.txt"):
-        if os.path.exists(os.path.join(args.out, name)):
-            os.remove(os.path.join(args.out, name))
     Gst.init(None)
     port = args.base_port
     receiver = Receiver(args, port)
     receiver.start()
     shim_start_ns = time.monotonic_ns()
     shims, paths = [], []
-    for i, (name, trace, delay) in enumerate(links(args)):
-        shims.append(start_shim(args, name, trace, delay, port + 1 + i, port))
-        paths.append(f"127.0.0.1:{port + 1 + i}")
-    time.sleep(0.5)
-    send = ["/usr/bin/python3", os.path.join(HERE, "case2-live-send.py"),
-            f"--case={args.case}", f"--seconds={args.seconds}", f"--clip={args.clip}",
-            f"--dump={args.out}/layers.bin", f"--encoded-log={args.out}/encoded.csv",
-            f"--estimates={args.out}/estimates.csv",
-            f"--sink-stats={args.out}/sink-stats.json", f"--max-bitrate={args.max_bitrate}",
-            f"--slack-ms={args.slack_ms}"]
-    if args.scheduler:
-        send += [f"--paths={','.join(paths)}", f"--scheduler={args.scheduler}"]
-    else:
-        send += [f"--port={port + 1}"]
-    if args.queue == "quco" and not (args.scheduler or args.single_link):
-        send += ["--congestion-control=quco", "--qualitative=layered"]
-    print(f"octopus-call: {args.label}: sending {os.path.basename(args.clip)} live for "
-          f"{args.seconds} s ...", file=sys.stderr, flush=True)
-    with open(os.path.join(args.out, "tx.log"), "w") as log:
-        rc = subprocess.run(send, stdout=log, stderr=subprocess.STDOUT).returncode
-    time.sleep(2)                    # the links deliver what they still hold
-    receiver.stop()
-    for shim in shims:
-        shim.terminate()
-        shim.wait()
+    try:
+        for i, (name, trace, delay) in enumerate(links(args)):
+            shims.append(start_shim(args, name, trace, delay, port + 1 + i, port))
+            paths.append(f"127.0.0.1:{port + 1 + i}")
+        time.sleep(0.5)
+        rc = send(args, port, paths)
+        time.sleep(2)                    # the links deliver what they still hold
+    finally:
+        # whatever ended the run, the receiver and the links go with it
+        receiver.stop()
+        for shim in shims:
+            shim.terminate()
+            shim.wait()
     if rc != 0:
         sys.exit(f"octopus-call: the sender exited with {rc} (see {args.out}/tx.log)")
     receiver.write(os.path.join(args.out, "decoded.csv"))

@@ -57,10 +57,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from summary import capacity_bytes  # noqa: E402  (one reading of a trace's capacity)
 WEBRTC_CALL = os.path.join(ROOT, "demo-pipelines", "webrtc-call.py")
 OCTOPUS_CALL = os.path.join(ROOT, "demo-pipelines", "octopus-call.py")
 SHIM_ERROR_LIMIT_MS = 1.0
-MTU_BYTES = 1500                # a Mahimahi delivery opportunity
 SERIES_BIN_S = 0.5
 METRICS = [("p50_latency_ms", "p50 lat ms", 1), ("p99_latency_ms", "p99 lat ms", 1),
            ("p99_aoi_ms", "p99 AoI ms", 1), ("sqi_ssim", "SQI-SSIM", 4),
@@ -194,19 +195,6 @@ def stop_report(records, trace, scheme, repeats):
     return {"trace": trace, "scheme": scheme, "component": component,
             "invalid_attempts": n, "attempts": 2 * repeats,
             "faults_by_component": dict(counts.most_common())}
-
-
-def capacity_bytes(trace_path, start_ms, end_ms):
-    """Bytes the Mahimahi trace offers in [start_ms, end_ms) (it loops)."""
-    with open(trace_path) as f:
-        ms = [int(line) for line in f if line.strip()]
-    period = ms[-1]
-    total = 0
-    for t in ms:
-        first = (start_ms - t + period - 1) // period
-        last = (end_ms - 1 - t) // period
-        total += max(0, last - first + 1)
-    return total * MTU_BYTES
 
 
 def read_csv(path):

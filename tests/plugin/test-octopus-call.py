@@ -65,8 +65,9 @@ def check_one_link(call, out):
         check(load["encode_lag_ms"]["count"] == len(encoded) >= SECONDS * 30 // 2
               and all(int(r["encoded_ns"]) > int(r["capture_ns"]) for r in encoded),
               f"capture->encoded lag of every encoded frame: {load['encode_lag_ms']}"),
-        check(load["decode_lag_ms"]["count"] > 0 and load["decode_lag_ms"]["p50"] >= 0,
-              f"decode lag per decoded picture: {load['decode_lag_ms']}"),
+        check(load["decode_lag_ms"]["count"] > 0 and load["decode_lag_ms"]["max"] < 1000,
+              f"decode lag per decoded picture, not the 2 s to the EOS that flushes "
+              f"the last one: {load['decode_lag_ms']}"),
         check(timing["down"]["count"] > 0 and timing["up"]["count"] > 0,
               f"the shim's departure timing, both directions: {timing}"),
         check(max(estimates, default=0) > 0, f"estimates logged: max {max(estimates)}"),
