@@ -1,6 +1,6 @@
 /* libFuzzer target: QUCO chunk trailers from untrusted datagrams.  Parsing
- * never reads outside the buffer, and trimming a parsed datagram leaves a
- * datagram that parses again with the same chunk table. */
+ * never reads outside the buffer, trimming accepts exactly what parsing
+ * accepts, and a trimmed datagram parses again with the same chunk table. */
 #include "qdisc/octo-chunks.h"
 
 #include <stdint.h>
@@ -15,15 +15,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   guint8 *copy;
   guint cut;
 
-  if (!octo_chunks_parse (data, size, &chunks))
+  if (size == 0)
     return 0;
+  /* Exact-size copy so ASan sees any overrun. */
+  copy = g_memdup2 (data, size);
+  gsize len = size;
+  gboolean trimmed = octo_chunks_trim (copy, &len, size % 4, &cut);
+  if (!octo_chunks_parse (data, size, &chunks)) {
+    g_assert_false (trimmed);
+    g_assert_cmpint (memcmp (copy, data, size), ==, 0);
+    g_free (copy);
+    return 0;
+  }
+  g_assert_true (trimmed);
+  g_assert_cmpuint (cut, ==, MIN (size % 4, chunks.n_chunks - chunks.trimmed));
   g_assert_cmpuint (chunks.chunks_offset, <=, chunks.trailer_offset);
   g_assert_cmpuint (chunks.trailer_offset +
       octo_chunks_trailer_size (chunks.n_chunks), ==, size);
 
-  /* Exact-size copy so ASan sees any overrun. */
-  copy = g_memdup2 (data, size);
-  gsize len = octo_chunks_trim (copy, size, &chunks, size % 4, &cut);
   g_assert_true (octo_chunks_parse (copy, len, &again));
   g_assert_cmpuint (again.n_chunks, ==, chunks.n_chunks);
   g_assert_cmpuint (again.trimmed, ==, chunks.trimmed + cut);

@@ -44,22 +44,59 @@ octo_chunks_write_trailer (guint8 *out, const guint16 *lens, guint n_chunks)
   return TRUE;
 }
 
-gsize
-octo_chunks_trim (guint8 *data, gsize len, const OctoChunks *chunks,
-    guint count, guint *trimmed_now)
+/* memmove for a trailer of 3 to 6 chunks (9..15 bytes), inline: two
+ * overlapping 8-byte words, both read before either is written.  The
+ * library call costs a trimming queue more than the rest of the move. */
+static inline void
+move_trailer (guint8 *dst, const guint8 *src, gsize n)
 {
-  guint present = chunks->n_chunks - chunks->trimmed;
-  guint cut_chunks = MIN (count, present);
-  gsize cut = 0;
-  gsize trailer = octo_chunks_trailer_size (chunks->n_chunks);
+  if (n >= 8 && n <= 16) {
+    guint64 head, tail;
+    memcpy (&head, src, 8);
+    memcpy (&tail, src + n - 8, 8);
+    memcpy (dst, &head, 8);
+    memcpy (dst + n - 8, &tail, 8);
+  } else {
+    memmove (dst, src, n);
+  }
+}
 
-  for (guint i = present - cut_chunks; i < present; i++)
-    cut += chunks->len[i];
-  memmove (data + chunks->trailer_offset - cut, data + chunks->trailer_offset,
-      trailer);
-  len -= cut;
-  data[len - 3] = (guint8) (chunks->n_chunks << 4 |
-      (chunks->trimmed + cut_chunks));
-  *trimmed_now = cut_chunks;
-  return len;
+/* One pass over the trailer, as a queue trims every arriving packet: the
+ * checks are octo_chunks_parse()'s, without filling an OctoChunks. */
+gboolean
+octo_chunks_trim (guint8 *data, gsize *len, guint count, guint *trimmed_now)
+{
+  gsize size = *len, trailer, trailer_offset, present_bytes = 0, cut = 0;
+  guint n_chunks, trimmed, present, keep;
+
+  *trimmed_now = 0;
+  if (size < octo_chunks_trailer_size (1) ||
+      data[size - 2] != OCTO_CHUNKS_MAGIC0 ||
+      data[size - 1] != OCTO_CHUNKS_MAGIC1)
+    return FALSE;
+  n_chunks = data[size - 3] >> 4;
+  trimmed = data[size - 3] & 0x0f;
+  trailer = octo_chunks_trailer_size (n_chunks);
+  if (n_chunks == 0 || trimmed > n_chunks || size < trailer)
+    return FALSE;
+  trailer_offset = size - trailer;
+  present = n_chunks - trimmed;
+  keep = present - MIN (count, present);
+  for (guint i = 0; i < present; i++) {
+    const guint8 *p = data + trailer_offset + 2 * i;
+    gsize chunk = (gsize) (p[0] << 8 | p[1]);
+    present_bytes += chunk;
+    if (i >= keep)
+      cut += chunk;
+  }
+  if (present_bytes > trailer_offset)
+    return FALSE;
+  if (keep == present)
+    return TRUE;
+  move_trailer (data + trailer_offset - cut, data + trailer_offset, trailer);
+  size -= cut;
+  data[size - 3] = (guint8) (n_chunks << 4 | (trimmed + present - keep));
+  *len = size;
+  *trimmed_now = present - keep;
+  return TRUE;
 }

@@ -44,9 +44,12 @@ gboolean octo_chunks_parse (const guint8 *data, gsize len, OctoChunks *out);
 gboolean octo_chunks_write_trailer (guint8 *out, const guint16 *lens,
     guint n_chunks);
 
-/* Trims up to @count more chunks off a parsed datagram in place.  Returns
- * its new length; *@trimmed_now is how many chunks were cut. */
-gsize octo_chunks_trim (guint8 *data, gsize len, const OctoChunks *chunks,
-    guint count, guint *trimmed_now);
+/* Trims up to @count more chunks off @data in place, least important
+ * first: *@len becomes its new length and *@trimmed_now how many chunks were
+ * cut.  FALSE (nothing changed) unless @data ends in a consistent trailer,
+ * exactly as octo_chunks_parse() decides.  Never reads outside
+ * @data[0..*len). */
+gboolean octo_chunks_trim (guint8 *data, gsize *len, guint count,
+    guint *trimmed_now);
 
 G_END_DECLS

@@ -14,7 +14,9 @@ typedef struct {
   OctoQdiscFifo fifo;           /* untrimmed packets (every packet: 1 class) */
   OctoPktq trimmed;             /* classes=2: trimmed packets, served first */
   gboolean two_classes;
-  guint64 light, medium, high;  /* percent of the buffer */
+  /* the thresholds in bytes: occupancy >= light % of the buffer is
+   * occupancy >= ceil (light * limit / 100) */
+  guint64 light, medium, high;
 } Quco;
 
 static const gchar *const keys[] = { "light", "medium", "high", "classes",
@@ -22,8 +24,8 @@ static const gchar *const keys[] = { "light", "medium", "high", "classes",
 };
 
 static OctoQdisc *
-quco_create (G_GNUC_UNUSED const OctoQdiscEnv *env,
-    G_GNUC_UNUSED guint64 limit_bytes, const OctoQdiscArgs *args,
+quco_create (G_GNUC_UNUSED const OctoQdiscEnv *env, guint64 limit_bytes,
+    const OctoQdiscArgs *args,
     GError **error)
 {
   guint64 light = 50, medium = 75, high = 90, classes = 1;
@@ -39,9 +41,9 @@ quco_create (G_GNUC_UNUSED const OctoQdiscEnv *env,
     return NULL;
   }
   Quco *self = (Quco *) octo_qdisc_fifo_alloc (sizeof (Quco));
-  self->light = light;
-  self->medium = medium;
-  self->high = high;
+  self->light = (light * limit_bytes + 99) / 100;
+  self->medium = (medium * limit_bytes + 99) / 100;
+  self->high = (high * limit_bytes + 99) / 100;
   self->two_classes = classes == 2;
   octo_pktq_init (&self->trimmed);
   return &self->fifo.parent;
@@ -56,15 +58,15 @@ quco_destroy (OctoQdisc *qdisc)
 
 /* Chunks to cut at the current occupancy (Algorithm 1). */
 static guint
-chunks_to_trim (Quco *self, guint64 limit)
+chunks_to_trim (const Quco *self)
 {
-  guint64 percent_x_limit = (self->fifo.q.bytes + self->trimmed.bytes) * 100;
+  guint64 occupancy = self->fifo.q.bytes + self->trimmed.bytes;
 
-  if (percent_x_limit >= self->high * limit)
+  if (occupancy >= self->high)
     return OCTO_CHUNKS_MAX;
-  if (percent_x_limit >= self->medium * limit)
+  if (occupancy >= self->medium)
     return 2;
-  if (percent_x_limit >= self->light * limit)
+  if (occupancy >= self->light)
     return 1;
   return 0;
 }
@@ -75,21 +77,19 @@ static gboolean
 trim (Quco *self, OctoPacket *packet, guint8 *payload, gsize *payload_len,
     guint count)
 {
-  OctoChunks chunks;
+  gsize before = *payload_len;
   guint cut_chunks;
 
-  if (!octo_chunks_parse (payload, *payload_len, &chunks))
-    return FALSE;
-  gsize len = octo_chunks_trim (payload, *payload_len, &chunks, count,
-      &cut_chunks);
-  if (cut_chunks == 0)
+  if (!octo_chunks_trim (payload, payload_len, count, &cut_chunks)
+      || cut_chunks == 0)
     return FALSE;
 
-  OctoPacket cut = *packet;
-  cut.size = (guint32) (*payload_len - len);
-  packet->size -= cut.size;
-  *payload_len = len;
-  octo_qdisc_trimmed (&self->fifo.parent, &cut, cut_chunks);
+  /* the drop callback sees the packet as the bytes cut off it */
+  guint32 cut = (guint32) (before - *payload_len);
+  guint32 kept = packet->size - cut;
+  packet->size = cut;
+  octo_qdisc_trimmed (&self->fifo.parent, packet, cut_chunks);
+  packet->size = kept;
   return TRUE;
 }
 
@@ -98,7 +98,7 @@ quco_enqueue (OctoQdisc *qdisc, OctoPacket *packet, guint8 *payload,
     gsize *payload_len, OctoTime now)
 {
   Quco *self = (Quco *) qdisc;
-  guint count = chunks_to_trim (self, qdisc->limit_bytes);
+  guint count = chunks_to_trim (self);
   gboolean trimmed = FALSE;
 
   if (count > 0 && packet->tagged && payload != NULL)

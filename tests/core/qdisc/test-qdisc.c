@@ -603,6 +603,26 @@ test_quco_trims_by_occupancy (void)
 
 /* The paper's fairness mechanism: a trimmed packet moves to a higher class,
  * served first; both classes share the buffer. */
+/* A threshold is a share of the buffer: with a limit that 100 does not
+ * divide, 50 % of 1001 bytes is 500.5, so 500 queued bytes trim nothing and
+ * 501 trim one chunk. */
+static void
+test_quco_threshold_is_exact_share_of_buffer (void)
+{
+  OctoQdisc *q = make ("quco:limit=1001,light=50,medium=100,high=100");
+  guint8 buf[2][512];
+  guint32 size;
+
+  put (q, packet (1, 500), 0);
+  g_assert_cmpuint (put_chunked (q, 2, buf[0], 0, &size), ==, 423);
+  while (take (q, 0) != 0);
+  put (q, packet (3, 501), 0);
+  g_assert_cmpuint (put_chunked (q, 4, buf[1], 0, &size), ==, 323);
+  g_assert_cmpuint (octo_qdisc_get_stats (q)->packets_trimmed, ==, 1);
+  while (take (q, 0) != 0);
+  octo_qdisc_free (q);
+}
+
 static void
 check_quco_classes (const gchar *spec, const guint *order)
 {
@@ -747,6 +767,8 @@ main (int argc, char **argv)
       test_pie_never_drops_below_half_reference);
   g_test_add_func ("/shim/qdisc/quco-trims-by-occupancy",
       test_quco_trims_by_occupancy);
+  g_test_add_func ("/shim/qdisc/quco-threshold-is-exact-share-of-buffer",
+      test_quco_threshold_is_exact_share_of_buffer);
   g_test_add_func ("/shim/qdisc/quco-serves-trimmed-first-with-two-classes",
       test_quco_serves_trimmed_packets_first_with_two_classes);
   g_test_add_func ("/shim/qdisc/quco-passes-untagged-and-unchunked",

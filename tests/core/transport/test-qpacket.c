@@ -60,11 +60,9 @@ pack (const OctoQLayout *layout, const guint8 *msg, guint32 *count)
 static void
 trim (Datagram *d, guint count)
 {
-  OctoChunks c;
   guint cut;
 
-  g_assert_true (octo_chunks_parse (d->bytes, d->len, &c));
-  d->len = octo_chunks_trim (d->bytes, d->len, &c, count, &cut);
+  g_assert_true (octo_chunks_trim (d->bytes, &d->len, count, &cut));
   g_assert_cmpuint (cut, ==, count);
 }
 

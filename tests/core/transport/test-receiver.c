@@ -539,10 +539,8 @@ receive_layered_frame (guint trim, Layered *out, guint8 *msg,
         pkt);
     octo_data_stamp (pkt, 0x77, 50 + j, 0);
     if (j == 1 && trim > 0) {
-      OctoChunks c;
       guint cut;
-      g_assert_true (octo_chunks_parse (pkt, n, &c));
-      n = octo_chunks_trim (pkt, n, &c, trim, &cut);
+      g_assert_true (octo_chunks_trim (pkt, &n, trim, &cut));
     }
     g_assert_cmpint (octo_receiver_on_packet (r, pkt, n, j * OCTO_MSECOND),
         ==, OCTO_DATA_OK);
@@ -570,7 +568,6 @@ test_trimmed_fragment_of_a_late_message_is_still_nacked (void)
   OctoHeader newer = {.stream_id = 1,.msg_id = 5 };
   OctoHeader older = {.stream_id = 1,.msg_id = 4 };
   OctoMsgInfo info;
-  OctoChunks c;
   OctoNack parsed;
   Layered out = { 0 };
   guint cut;
@@ -587,8 +584,7 @@ test_trimmed_fragment_of_a_late_message_is_still_nacked (void)
   n = octo_qpacket_write (&older, &info, &layout, msg, MTU, 1,
       octo_qpacket_count (&layout, MTU), pkt);
   octo_data_stamp (pkt, 0x77, 11, 0);
-  g_assert_true (octo_chunks_parse (pkt, n, &c));
-  n = octo_chunks_trim (pkt, n, &c, 2, &cut);
+  g_assert_true (octo_chunks_trim (pkt, &n, 2, &cut));
   g_assert_cmpint (octo_receiver_on_packet (r, pkt, n, OCTO_MSECOND), ==,
       OCTO_DATA_OK);
   g_assert_cmpuint (octo_receiver_get_stats (r)->packets_late, ==, 1);
