@@ -143,6 +143,8 @@ def plan(args):
                                    "--out", os.path.join(args.out, "runs", name)]
                             if scenario == "two-streams":
                                 cmd += ["--video2", other]
+                            if args.slack_ms is not None:
+                                cmd += ["--slack-ms", str(args.slack_ms)]
                             if up and os.path.exists(up) and not args.no_uplink_trace:
                                 cmd[cmd.index("--video"):cmd.index("--video")] = ["--up-trace", up]
                             runs.append((name, cmd))
@@ -184,6 +186,10 @@ def main():
     p.add_argument("--cross-mbps", type=float, default=0,
                    help="constant-rate cross traffic through the bottleneck, "
                         "Mbit/s (default: 0)")
+    p.add_argument("--slack-ms", type=int, default=None,
+                   help="slack of every tagged message, ms (octo-sim "
+                        "--slack-ms; default: the preset's, 10 for case 2, "
+                        "else 0)")
     p.add_argument("--out", default=os.path.join(ROOT, "results", "latest"),
                    help="results folder (default: results/latest)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2,
@@ -195,6 +201,8 @@ def main():
     p.add_argument("--no-report", action="store_true",
                    help="collect summary.json only, no plots or HTML")
     args = p.parse_args()
+    if args.slack_ms is not None and not 0 <= args.slack_ms <= 1023:
+        p.error(f"--slack-ms: {args.slack_ms} is outside 0..1023 ms (the tag's field)")
     bad = [c for c in args.cases if c not in VIDEOS]
     if bad:
         p.error(f"--cases: no case study {', '.join(map(str, bad))} "

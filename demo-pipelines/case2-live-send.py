@@ -55,9 +55,10 @@ def main():
                    help="octopussink congestion-control (bbr, quco, ...)")
     p.add_argument("--qualitative", default="off",
                    help="octopussink qualitative (off, layered, equal)")
-    p.add_argument("--slack-ms", type=int, default=0,
+    p.add_argument("--slack-ms", type=int, default=-1,
                    help="octopustag slack: a message is droppable only after queueing "
-                        "this long (0: the design's default)")
+                        "this long (-1, the default: the policy's, 10 ms for case 2's "
+                        "quality policy, 0 for case 1's framerate)")
     p.add_argument("--paths", help="[LOCAL@]HOST:PORT,... : multipath instead of --host/--port")
     p.add_argument("--scheduler", default="min-cost", help="multipath scheduler")
     p.add_argument("--max-bitrate", type=int, default=20000000,

@@ -253,9 +253,10 @@ def main():
     p.add_argument("--delay-ms", type=int, default=30, help="one way")
     p.add_argument("--delay-b-ms", type=int, default=20, help="one way, link b")
     p.add_argument("--seconds", type=float, default=20)
-    p.add_argument("--slack-ms", type=int, default=0,
+    p.add_argument("--slack-ms", type=int, default=-1,
                    help="octopustag slack (ms) of every message: droppable only after "
-                        "queueing this long")
+                        "queueing this long (-1, the default: the policy's, 10 for "
+                        "case 2, 0 for case 1)")
     p.add_argument("--max-bitrate", type=int, default=20000000,
                    help="case 2: the most the encoder may follow the estimate to, bits/s")
     p.add_argument("--clip", default=os.path.join(ROOT, "data", "media", "bigbuckbunny.mp4"))

@@ -15,7 +15,7 @@ static gchar *scheme_name = NULL, *down_trace = NULL, *up_trace = NULL;
 static gchar *video_trace = NULL, *out_dir = NULL;
 static gchar *trace_label = NULL, *video_label = NULL;
 static gchar *scenario_name = NULL, *video_trace2 = NULL;
-static gint rtt_ms = 60, duration_s = 60, seed = 1;
+static gint rtt_ms = 60, duration_s = 60, seed = 1, slack_ms = -1;
 static gdouble cross_mbps = 0;
 static gboolean list_schemes = FALSE, list_schemes_csv = FALSE;
 
@@ -38,6 +38,11 @@ static GOptionEntry entries[] = {
   {"cross-mbps", 0, 0, G_OPTION_ARG_DOUBLE, &cross_mbps,
       "Constant-rate cross traffic through the bottleneck queue, Mbit/s "
       "(default 0: none)", "MBPS"},
+  {"slack-ms", 0, 0, G_OPTION_ARG_INT, &slack_ms,
+      "Slack of every tagged message, as octopustag's slack: droppable only "
+      "after its head waited that long in a queue (0..1023; default -1: the "
+      "preset's, 10 for case 2, else 0)",
+      "MS"},
   {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
       "Directory for frames.csv, summary.json, details.json, series.csv, inputs.json "
       "and the sent/received logs octo-metrics reads",
@@ -128,6 +133,9 @@ inputs_json (void)
       "\"seed\": %d, \"cross_mbps\": %g,\n  \"scenario\": ", rtt_ms,
       duration_s, seed, cross_mbps);
   octo_json_append_string (s, scenario_name ? scenario_name : "single");
+  /* only when set, so runs without it keep their inputs byte-identical */
+  if (slack_ms >= 0)
+    g_string_append_printf (s, ", \"slack_ms\": %d", slack_ms);
   g_string_append (s, ",\n");
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++) {
     gchar *base, *sum;
@@ -210,9 +218,11 @@ main (int argc, char **argv)
   config.scheme = scheme_name ? sim_scheme_find (scheme_name) : NULL;
   if (case_id < 1 || case_id > 3 || !config.scheme || !down_trace
       || !video_trace || !out_dir || rtt_ms < 0 || duration_s <= 0
-      || cross_mbps < 0 || !parse_scenario (scenario_name, &config.scenario)) {
+      || cross_mbps < 0 || slack_ms < -1 || slack_ms > OCTO_SLACK_MS_MAX
+      || !parse_scenario (scenario_name, &config.scenario)) {
     g_printerr ("octo-sim: need --case 1..3, a known --scheme, --trace, "
-        "--video, --out and a known --scenario\n%s",
+        "--video, --out, a known --scenario and --slack-ms -1..%d\n%s",
+        OCTO_SLACK_MS_MAX,
         g_option_context_get_help (ctx, TRUE, NULL));
     return 2;
   }
@@ -229,6 +239,7 @@ main (int argc, char **argv)
   config.duration_s = duration_s;
   config.seed = seed;
   config.cross_bps = (guint64) (cross_mbps * 1e6);
+  config.slack_ms = slack_ms;
   config.video_trace2 = video_trace2;
   labels = (SimLabels) { case_id, scheme_name, trace_label, video_label,
     rtt_ms };

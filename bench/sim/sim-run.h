@@ -37,6 +37,8 @@ typedef struct {
   guint duration_s;
   guint32 seed;
   guint64 cross_bps;            /* constant-rate cross traffic; 0 = none */
+  gint slack_ms;                /* the app's slack on every tagged message,
+                                   -1: the preset's */
   SimScenario scenario;
   /* TWO_STREAMS: the second stream's video (NULL: the same) */
   const gchar *video_trace2;

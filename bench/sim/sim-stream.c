@@ -338,7 +338,8 @@ collect_drops (SimStream *st)
 gboolean
 sim_stream_prepare (SimStream *st, const SimScheme *scheme,
     OctoSourceKind kind, guint flow, const gchar *video,
-    const OctoTrace *down_trace, OctoTime one_way, GError **error)
+    const OctoTrace *down_trace, OctoTime one_way, gint slack_ms,
+    GError **error)
 {
   gboolean per_level = kind == OCTO_SOURCE_QUALITY
       && (scheme->endpoint == SIM_ENDPOINT_SALSIFY
@@ -370,6 +371,7 @@ sim_stream_prepare (SimStream *st, const SimScheme *scheme,
     return FALSE;
   st->sc.tag = scheme->tag;
   st->sc.adapt = scheme->adapt;
+  st->sc.slack_ms = slack_ms;
   if (over_tcp (st)) {
     st->sc.payload = OCTO_TCP_MSS;
     st->sc.overhead = TCP_OVERHEAD;

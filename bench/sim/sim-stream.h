@@ -53,10 +53,12 @@ typedef struct {
 } SimStream;
 
 /* Loads @video and sets up the app for @flow (before the world exists);
- * @down_trace gives a non-adapting app its fixed level. */
+ * @down_trace gives a non-adapting app its fixed level; @slack_ms (-1: the
+ * preset's) goes on every message it tags. */
 gboolean sim_stream_prepare (SimStream *st, const SimScheme *scheme,
     OctoSourceKind kind, guint flow, const gchar *video,
-    const OctoTrace *down_trace, OctoTime one_way, GError **error);
+    const OctoTrace *down_trace, OctoTime one_way, gint slack_ms,
+    GError **error);
 /* Hooks the stream's endpoint into @world. */
 void sim_stream_start (SimStream *st, SimWorld *world);
 /* The app at a capture time: decides the frame and submits it. */

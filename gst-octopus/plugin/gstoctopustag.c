@@ -7,7 +7,8 @@
  *  framerate  layers from vp8enc's GstVP8Meta, else our meta's temporal id.
  *  quality    Qk from our meta's spatial id; its bitrate threshold is the
  *             upstream meta's media_bitrate_threshold_bps (the cumulative
- *             media rate of the level in use).
+ *             media rate of the level in use); slack 10 ms unless @slack
+ *             is set.
  *  volumetric cells 0/1 front, 2/3 occluded (live, density-layers=5), or
  *             the dance.trace table (density-layers=10).
  *  none       the property values, unless upstream already attached a meta.
@@ -46,7 +47,7 @@ enum {
 #define DEFAULT_DROP FALSE
 #define DEFAULT_PRIORITY_THRESHOLD 0
 #define DEFAULT_BITRATE_THRESHOLD 0
-#define DEFAULT_SLACK 0
+#define DEFAULT_SLACK -1        /* the policy's */
 #define DEFAULT_MTU 1400
 #define DEFAULT_DENSITY_LAYERS 5
 
@@ -66,7 +67,7 @@ struct _GstOctopusTag {
   gboolean drop;
   guint priority_threshold;
   guint64 media_bitrate_threshold_bps;
-  guint slack;
+  gint slack;                   /* -1: the policy's */
   guint mtu;
   guint density_layers;
 
@@ -163,6 +164,8 @@ apply_quality (GstOctopusTag *self, GstOctopusMeta *m)
   gst_octopus_meta_to_core (m, &h, NULL);
   octo_preset_quality (layer, m->keyframe,
       link_rate (self, m->media_bitrate_threshold_bps), &h);
+  if (self->slack >= 0)
+    h.slack_ms = (guint16) self->slack;
   gst_octopus_meta_from_core (m, &h, NULL);
 }
 
@@ -296,7 +299,7 @@ gst_octopus_tag_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
 
   if (self->policy != GST_OCTOPUS_TAG_POLICY_NONE || !had_meta) {
     m->stream_id = self->stream_id;
-    m->slack_ms = self->slack;
+    m->slack_ms = MAX (self->slack, 0);
   }
   switch (self->policy) {
     case GST_OCTOPUS_TAG_POLICY_NONE:
@@ -371,7 +374,7 @@ gst_octopus_tag_set_property (GObject *object, guint prop_id,
       self->media_bitrate_threshold_bps = g_value_get_uint64 (value);
       break;
     case PROP_SLACK:
-      self->slack = g_value_get_uint (value);
+      self->slack = g_value_get_int (value);
       break;
     case PROP_MTU:
       self->mtu = g_value_get_uint (value);
@@ -413,7 +416,7 @@ gst_octopus_tag_get_property (GObject *object, guint prop_id, GValue *value,
       g_value_set_uint64 (value, self->media_bitrate_threshold_bps);
       break;
     case PROP_SLACK:
-      g_value_set_uint (value, self->slack);
+      g_value_set_int (value, self->slack);
       break;
     case PROP_MTU:
       g_value_set_uint (value, self->mtu);
@@ -466,8 +469,9 @@ gst_octopus_tag_class_init (GstOctopusTagClass *klass)
           "rate in bits/s (0 = never)", 0, G_MAXUINT64,
           DEFAULT_BITRATE_THRESHOLD, rw));
   g_object_class_install_property (gobject_class, PROP_SLACK,
-      g_param_spec_uint ("slack", "Slack",
-          "Milliseconds a message must queue before it may be dropped", 0,
+      g_param_spec_int ("slack", "Slack",
+          "Milliseconds a message must queue before it may be dropped; -1: "
+          "the policy's (quality 10, the others 0)", -1,
           GST_OCTOPUS_SLACK_MS_MAX, DEFAULT_SLACK, rw));
   g_object_class_install_property (gobject_class, PROP_MTU,
       g_param_spec_uint ("mtu", "MTU",

@@ -23,6 +23,7 @@ fails "no case study 7" --cases 7
 fails "expected whole numbers" --cases x
 fails "no such trace: nowhere" --traces nowhere
 fails "unknown scheme" --schemes nosuch
+fails "outside 0..1023" --slack-ms 2000
 
 weird="$tmp/we\"ird\\ name.down"
 cp "$data/traces/network/Verizon-LTE-short.down" "$weird"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include "octo-preset.h"
 
 GST_START_TEST (test_meta_has_no_tags_and_survives_copies)
 {
@@ -338,8 +339,38 @@ GST_START_TEST (test_quality_policy)
   fail_if (m->drop);
   fail_unless (m->link_bitrate_threshold_bps > 3000000);
   fail_unless (m->link_bitrate_threshold_bps < 3000000 * 1.06);
+  fail_unless_equals_int (m->slack_ms, OCTO_PRESET_QUALITY_SLACK_MS);
   gst_buffer_unref (out);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* slack=-1 (the default) is the policy's: 10 ms for quality, 0 for
+ * framerate; a slack the app sets wins, 0 included. */
+GST_START_TEST (test_slack_is_the_policys_unless_set)
+{
+  const struct {
+    const gchar *launch;
+    guint want;
+  } cases[] = {
+    {"octopustag policy=quality", OCTO_PRESET_QUALITY_SLACK_MS},
+    {"octopustag policy=quality slack=0", 0},
+    {"octopustag policy=quality slack=40", 40},
+    {"octopustag policy=framerate", 0},
+    {"octopustag policy=framerate slack=25", 25},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstHarness *h = gst_harness_new_parse (cases[i].launch);
+    GstBuffer *out;
+    GstOctopusMeta *m;
+    gst_harness_set_src_caps_str (h, "video/x-vp8");
+    m = push_pull (h, meta_buffer (FALSE, 1, 0, 0xff, 0xff, 1000000), &out);
+    fail_unless_equals_int (m->slack_ms, cases[i].want);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
 }
 
 GST_END_TEST;
@@ -446,6 +477,7 @@ octopus_meta_tag_suite (void)
   tcase_add_test (tc, test_framerate_policy_tags_vp8_temporal_layers);
   tcase_add_test (tc, test_framerate_policy_ignores_frame_position);
   tcase_add_test (tc, test_quality_policy);
+  tcase_add_test (tc, test_slack_is_the_policys_unless_set);
   tcase_add_test (tc, test_volumetric_policy_live_and_trace_tables);
   tcase_add_test (tc, test_none_policy_uses_properties_and_signal);
   return s;

@@ -21,6 +21,7 @@ octo_trace_source_config_init (OctoTraceSourceConfig *config,
   config->payload = 1400;
   config->overhead = 28 + 12;
   config->single_layer_size = 1.0;
+  config->slack_ms = -1;
 }
 
 OctoTraceSource *
@@ -224,6 +225,9 @@ octo_trace_source_next_frame (OctoTraceSource *s, OctoTime capture,
   for (guint i = 0; i < n; i++) {
     out[i].frame = frame;
     out[i].capture = capture;
+    if (s->config.tag && s->config.slack_ms >= 0)
+      out[i].header.slack_ms = (guint16) MIN (s->config.slack_ms,
+          OCTO_SLACK_MS_MAX);
   }
   return n;
 }

@@ -32,6 +32,10 @@ typedef struct {
   gdouble single_layer_size;
   guint payload;                /* per-packet payload and header overhead, */
   guint overhead;               /* to turn media rates into link rates */
+  /* slack_ms of every tagged message, as octopustag's slack property: a
+   * message is droppable only after its head waited that long; -1 (the
+   * default): the preset's (quality: OCTO_PRESET_QUALITY_SLACK_MS, else 0) */
+  gint slack_ms;
 } OctoTraceSourceConfig;
 
 void octo_trace_source_config_init (OctoTraceSourceConfig *config,

@@ -34,6 +34,7 @@ octo_preset_quality (guint layer, gboolean gop_start,
    * messages still queued: nothing later references them */
   set_rules (header, priority, gop_start, priority,
       layer > 0 ? cumulative_link_bps : 0);
+  header->slack_ms = OCTO_PRESET_QUALITY_SLACK_MS;
 }
 
 /* Cell 0's L0 is the frame's dropper, its threshold cycling 3, 2, 1, 0. */

@@ -92,6 +92,48 @@ test_cloud_trace_loads_cells_and_layers (void)
   g_free (path);
 }
 
+/* The quality preset's slack goes on every message unless the app sets its
+ * own (octopustag's slack), up to what the field holds; none goes on a
+ * message left untagged. */
+static void
+test_source_gives_every_tagged_message_its_slack (void)
+{
+  gchar *path = data_path ("mot17-10-quality.trace");
+  GError *error = NULL;
+  OctoQualityTrace *t = octo_quality_trace_load (path, &error);
+  OctoSourceMessage out[OCTO_SOURCE_MAX_MESSAGES];
+  const struct {
+    gboolean tag;
+    gint slack_ms;
+    guint want;
+  } cases[] = { {TRUE, -1, OCTO_PRESET_QUALITY_SLACK_MS}, {TRUE, 120, 120},
+    {TRUE, 5000, OCTO_SLACK_MS_MAX}, {TRUE, 0, 0}, {FALSE, 120, 0},
+    {FALSE, -1, 0} };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    OctoTraceSourceConfig c;
+    OctoTraceSource *s;
+    octo_trace_source_config_init (&c, OCTO_SOURCE_QUALITY);
+    g_assert_cmpint (c.slack_ms, ==, -1);
+    c.quality = t;
+    c.tag = cases[i].tag;
+    c.slack_ms = cases[i].slack_ms;
+    s = octo_trace_source_new (&c, &error);
+    g_assert_no_error (error);
+    for (guint frame = 0; frame < 12; frame++) {
+      guint n = octo_trace_source_next_frame (s, frame * 40 * OCTO_MSECOND,
+          100000000, out);
+      g_assert_cmpuint (n, ==, t->n_layers);
+      for (guint k = 0; k < n; k++)
+        g_assert_cmpuint (out[k].header.slack_ms, ==, cases[i].want);
+    }
+    octo_trace_source_free (s);
+  }
+  octo_quality_trace_free (t);
+  g_free (path);
+}
+
 typedef gpointer (*LoadFunc) (const gchar *path, GError **error);
 
 static void
@@ -237,6 +279,8 @@ main (int argc, char **argv)
   g_test_add_func ("/video-trace/quality",
       test_quality_trace_loads_levels_and_picks_by_estimate);
   g_test_add_func ("/video-trace/cloud", test_cloud_trace_loads_cells_and_layers);
+  g_test_add_func ("/video-trace/source-slack",
+      test_source_gives_every_tagged_message_its_slack);
   g_test_add_func ("/video-trace/bad-files",
       test_bad_files_name_file_line_and_reason);
   g_test_add_func ("/video-trace/frame-rate",

@@ -6,8 +6,8 @@ static const OctoHeader others = { .msg_id = 9, .stream_id = 3,
   .slack_ms = 250 };
 
 static void
-assert_tags (const OctoHeader *t, guint prio, gboolean drop, guint thr,
-    guint64 bitrate)
+assert_fields (const OctoHeader *t, guint prio, gboolean drop, guint thr,
+    guint64 bitrate, guint slack_ms)
 {
   g_assert_cmpuint (t->priority, ==, prio);
   g_assert_cmpint (t->drop, ==, drop);
@@ -16,7 +16,23 @@ assert_tags (const OctoHeader *t, guint prio, gboolean drop, guint thr,
   g_assert_cmpuint (t->link_bitrate_threshold_bps, ==, bitrate);
   g_assert_cmpuint (t->msg_id, ==, others.msg_id);
   g_assert_cmpuint (t->stream_id, ==, others.stream_id);
-  g_assert_cmpuint (t->slack_ms, ==, others.slack_ms);
+  g_assert_cmpuint (t->slack_ms, ==, slack_ms);
+}
+
+/* framerate and volumetric leave the app's slack alone */
+static void
+assert_tags (const OctoHeader *t, guint prio, gboolean drop, guint thr,
+    guint64 bitrate)
+{
+  assert_fields (t, prio, drop, thr, bitrate, others.slack_ms);
+}
+
+/* quality sets its own slack */
+static void
+assert_quality (const OctoHeader *t, guint prio, gboolean drop, guint thr,
+    guint64 bitrate)
+{
+  assert_fields (t, prio, drop, thr, bitrate, 10);
 }
 
 static void
@@ -42,19 +58,19 @@ test_quality_tags (void)
   OctoHeader t = others;
 
   octo_preset_quality (0, TRUE, 400000, &t);
-  assert_tags (&t, 0, TRUE, 0, 0);
+  assert_quality (&t, 0, TRUE, 0, 0);
   octo_preset_quality (0, FALSE, 400000, &t);
-  assert_tags (&t, 0, FALSE, 0, 0);
+  assert_quality (&t, 0, FALSE, 0, 0);
   /* Q1's key frame (a key picture's, or a spatial sync): a dropper of
    * older Q1 and Q2 */
   octo_preset_quality (1, TRUE, 700000, &t);
-  assert_tags (&t, 1, TRUE, 1, 700000);
+  assert_quality (&t, 1, TRUE, 1, 700000);
   octo_preset_quality (1, FALSE, 700000, &t);
-  assert_tags (&t, 1, FALSE, 0, 700000);
+  assert_quality (&t, 1, FALSE, 0, 700000);
   octo_preset_quality (2, TRUE, 1200000, &t);
-  assert_tags (&t, 2, TRUE, 2, 1200000);
+  assert_quality (&t, 2, TRUE, 2, 1200000);
   octo_preset_quality (2, FALSE, 1200000, &t);
-  assert_tags (&t, 2, FALSE, 0, 1200000);
+  assert_quality (&t, 2, FALSE, 0, 1200000);
 }
 
 static void
