@@ -239,7 +239,8 @@ main (int argc, char **argv)
   config.duration_s = duration_s;
   config.seed = seed;
   config.cross_bps = (guint64) (cross_mbps * 1e6);
-  config.slack_ms = slack_ms;
+  config.slack_set = slack_ms >= 0;
+  config.slack_ms = (guint) MAX (slack_ms, 0);
   config.video_trace2 = video_trace2;
   labels = (SimLabels) { case_id, scheme_name, trace_label, video_label,
     rtt_ms };

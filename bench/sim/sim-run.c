@@ -221,7 +221,8 @@ sim_run (const SimRunConfig *config, GError **error)
   for (guint i = 0; i < run.n_streams && ok; i++)
     ok = sim_stream_prepare (&run.streams[i], run.scheme, run.kind, i,
         i == 1 && config->video_trace2 ? config->video_trace2 :
-        config->video_trace, down, run.one_way, config->slack_ms, error);
+        config->video_trace, down, run.one_way,
+        config->slack_set ? (gint) config->slack_ms : -1, error);
   if (!ok)
     goto out;
 

@@ -37,8 +37,10 @@ typedef struct {
   guint duration_s;
   guint32 seed;
   guint64 cross_bps;            /* constant-rate cross traffic; 0 = none */
-  gint slack_ms;                /* the app's slack on every tagged message,
-                                   -1: the preset's */
+  /* the app's slack on every tagged message if slack_set, else the
+   * preset's (a zeroed config runs the presets as the apps do) */
+  gboolean slack_set;
+  guint slack_ms;
   SimScenario scenario;
   /* TWO_STREAMS: the second stream's video (NULL: the same) */
   const gchar *video_trace2;

@@ -7,8 +7,8 @@
  *  framerate  layers from vp8enc's GstVP8Meta, else our meta's temporal id.
  *  quality    Qk from our meta's spatial id; its bitrate threshold is the
  *             upstream meta's media_bitrate_threshold_bps (the cumulative
- *             media rate of the level in use); slack 10 ms unless @slack
- *             is set.
+ *             media rate of the level in use); slack
+ *             OCTO_PRESET_QUALITY_SLACK_MS unless @slack is set.
  *  volumetric cells 0/1 front, 2/3 occluded (live, density-layers=5), or
  *             the dance.trace table (density-layers=10).
  *  none       the property values, unless upstream already attached a meta.
@@ -471,7 +471,8 @@ gst_octopus_tag_class_init (GstOctopusTagClass *klass)
   g_object_class_install_property (gobject_class, PROP_SLACK,
       g_param_spec_int ("slack", "Slack",
           "Milliseconds a message must queue before it may be dropped; -1: "
-          "the policy's (quality 10, the others 0)", -1,
+          "the policy's (quality " G_STRINGIFY (OCTO_PRESET_QUALITY_SLACK_MS)
+          ", the others 0)", -1,
           GST_OCTOPUS_SLACK_MS_MAX, DEFAULT_SLACK, rw));
   g_object_class_install_property (gobject_class, PROP_MTU,
       g_param_spec_uint ("mtu", "MTU",

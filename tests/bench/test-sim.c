@@ -335,7 +335,9 @@ test_series_rows_cover_the_run (void)
 
 /* 2 Mbit/s of plain cross traffic shares the bottleneck: it is carried at
  * its rate (its packets are FIFO traffic to every queue) and leaves the
- * stream less of the link. */
+ * stream less of the link.  Its losses are overflows of the shared buffer:
+ * 4.7 % with the stream at slack 0, 5.5 % at the quality preset's 10 ms,
+ * which keeps more of the stream queued. */
 static void
 test_cross_traffic_shares_the_bottleneck (void)
 {
@@ -347,7 +349,7 @@ test_cross_traffic_shares_the_bottleneck (void)
   /* 2 Mbit/s for the 20 s run and its 2 s drain, in 1500-byte packets */
   g_assert_cmpuint (shared->cross_sent_bytes, ==, 3667 * 1500);
   g_assert_cmpfloat (shared->cross_delivered_bytes, >=,
-      0.95 * shared->cross_sent_bytes);
+      0.94 * shared->cross_sent_bytes);
   g_assert_cmpuint (shared->delivered_bytes, <, alone->delivered_bytes);
   sim_result_free (alone);
   sim_result_free (shared);

@@ -346,8 +346,9 @@ GST_START_TEST (test_quality_policy)
 
 GST_END_TEST;
 
-/* slack=-1 (the default) is the policy's: 10 ms for quality, 0 for
- * framerate; a slack the app sets wins, 0 included. */
+/* slack=-1 (the default) is the policy's: 10 ms for quality, 0 for the
+ * others (none with no upstream meta: its property values); a slack the app
+ * sets wins, 0 included. */
 GST_START_TEST (test_slack_is_the_policys_unless_set)
 {
   const struct {
@@ -359,14 +360,19 @@ GST_START_TEST (test_slack_is_the_policys_unless_set)
     {"octopustag policy=quality slack=40", 40},
     {"octopustag policy=framerate", 0},
     {"octopustag policy=framerate slack=25", 25},
+    {"octopustag policy=volumetric", 0},
+    {"octopustag policy=none", 0},
+    {"octopustag policy=none slack=7", 7},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
     GstHarness *h = gst_harness_new_parse (cases[i].launch);
     GstBuffer *out;
     GstOctopusMeta *m;
+    gboolean none = strstr (cases[i].launch, "none") != NULL;
     gst_harness_set_src_caps_str (h, "video/x-vp8");
-    m = push_pull (h, meta_buffer (FALSE, 1, 0, 0xff, 0xff, 1000000), &out);
+    m = push_pull (h, none ? gst_buffer_new_allocate (NULL, 10, NULL) :
+        meta_buffer (FALSE, 1, 0, 0, 0, 1000000), &out);
     fail_unless_equals_int (m->slack_ms, cases[i].want);
     gst_buffer_unref (out);
     gst_harness_teardown (h);

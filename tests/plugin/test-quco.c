@@ -387,7 +387,7 @@ relay_loop (gpointer user_data)
           && r->data_packets++ % 2 == 1) {
         gsize len = n;
         guint cut;
-        fail_unless (octo_chunks_trim (buf, &len, 1, &cut));
+        octo_chunks_trim (buf, &len, 1, &cut);
         n = len;
         r->trimmed++;
       }

@@ -601,8 +601,6 @@ test_quco_trims_by_occupancy (void)
   octo_qdisc_free (q);
 }
 
-/* The paper's fairness mechanism: a trimmed packet moves to a higher class,
- * served first; both classes share the buffer. */
 /* A threshold is a share of the buffer: with a limit that 100 does not
  * divide, 50 % of 1001 bytes is 500.5, so 500 queued bytes trim nothing and
  * 501 trim one chunk. */
@@ -623,6 +621,8 @@ test_quco_threshold_is_exact_share_of_buffer (void)
   octo_qdisc_free (q);
 }
 
+/* The paper's fairness mechanism: a trimmed packet moves to a higher class,
+ * served first; both classes share the buffer. */
 static void
 check_quco_classes (const gchar *spec, const guint *order)
 {
