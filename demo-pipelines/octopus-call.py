@@ -41,13 +41,14 @@ import sys
 import time
 
 import gi
-import numpy as np
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from load_record import quantiles_ms  # noqa: E402  (webrtc-call.py's too)
 FPS = 30
 CAPS = {1: "video/x-vp8,width=640,height=360,temporal-layers=3,framerate=30/1",
         2: "video/x-vp9,width=640,height=360,spatial-layers=3,temporal-layers=1,"
@@ -132,15 +133,6 @@ def start_shim(args, name, trace, delay_ms, listen, forward):
         cmd.append(f"--rt-priority={args.shim_rt_priority}")
     with open(os.path.join(args.out, stem + ".log"), "w") as log:
         return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-
-
-def quantiles_ms(lags_ns):
-    """As webrtc-call.py's load record: numpy's percentiles (linear)."""
-    if not lags_ns:
-        return {"count": 0, "p50": None, "p99": None, "max": None}
-    ms = np.array(lags_ns, dtype=float) / 1e6
-    return {"count": len(ms), "p50": float(np.percentile(ms, 50)),
-            "p99": float(np.percentile(ms, 99)), "max": float(ms.max())}
 
 
 def encode_lags(path):

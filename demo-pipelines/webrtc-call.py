@@ -146,6 +146,8 @@ SENDER_SERIES = ("mode", "bandwidth", "pacing-rate", "cwnd", "inflight",
                  "messages-dropped-dropper", "feedbacks")
 RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)        # its sibling modules, also when imported by path
+from load_record import quantiles_ms  # noqa: E402  (octopus-call.py's too)
 NTP_UNIX_OFFSET_S = 2208988800  # 1900 to 1970
 
 # vp8enc temporal layers as in case1-vp8-send.py (docs/design.md case 1):
@@ -851,9 +853,7 @@ class Receiver:
 
 
 def chromium_sender():
-    """demo-pipelines/chromium_sender.py, loaded once."""
-    if "chromium_sender" not in sys.modules:
-        sys.path.insert(0, HERE)
+    """demo-pipelines/chromium_sender.py, loaded when a call needs it."""
     import chromium_sender as module
     return module
 
@@ -919,14 +919,6 @@ def write_metrics_inputs(args, sender):
             if frame in sender.sent:
                 f.write(f"{frame - first},0,{t}\n")
     return len(decoded.files), scores
-
-
-def quantiles_ms(lags_ns):
-    if not lags_ns:
-        return {"count": 0, "p50": None, "p99": None, "max": None}
-    ms = np.array(lags_ns, dtype=float) / 1e6
-    return {"count": len(ms), "p50": float(np.percentile(ms, 50)),
-            "p99": float(np.percentile(ms, 99)), "max": float(ms.max())}
 
 
 def load_record(args, sender):

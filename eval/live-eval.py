@@ -58,7 +58,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from summary import capacity_bytes  # noqa: E402  (one reading of a trace's capacity)
+from summary import capacity_bytes, delivered_down_bytes  # noqa: E402  (one utilisation)
 WEBRTC_CALL = os.path.join(ROOT, "demo-pipelines", "webrtc-call.py")
 OCTOPUS_CALL = os.path.join(ROOT, "demo-pipelines", "octopus-call.py")
 SHIM_ERROR_LIMIT_MS = 1.0
@@ -216,14 +216,7 @@ def capture_span_ms(run_dir, call):
 
 def utilisation(run_dir, call, trace_path):
     multipath = len(call.get("capacity_traces", [])) > 1
-    delivered = 0
-    for user in call["shim"]["users"]:
-        for s in user["streams"]:
-            if s["direction"] != "down":
-                continue
-            tagged = s.get("stream_id", -1) is not None and s.get("stream_id", -1) >= 0
-            whole = tagged and not multipath
-            delivered += s.get("whole_message_bytes_out", 0) if whole else s["bytes_out"]
+    delivered = delivered_down_bytes(call["shim"], whole_messages=not multipath)
     start, end = capture_span_ms(run_dir, call)
     return delivered / sum(capacity_bytes(t, start, end)
                            for t in call.get("capacity_traces", [trace_path]))

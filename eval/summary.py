@@ -44,13 +44,23 @@ def capacity_bytes(trace_path, start_ms, end_ms):
     return total * 1500
 
 
-def whole_message_down_bytes(stats_path):
-    """Link bytes of the messages the shim delivered whole down (no packet
-    dropped, probes left out: octo-whole-messages.h), every stream."""
-    with open(stats_path) as f:
-        stats = json.load(f)
-    return sum(s.get("whole_message_bytes_out", 0) for u in stats["users"]
-               for s in u["streams"] if s["direction"] == "down")
+def delivered_down_bytes(stats, whole_messages=True):
+    """The link bytes utilisation counts (docs/design.md §7), from the
+    shim's stats: of a down stream it saw tagged, the messages it delivered
+    whole (no packet dropped, probes left out: octo-whole-messages.h); of an
+    untagged one, whose messages it cannot see, every byte.  With
+    @whole_messages False (a multipath run: its messages are split over
+    links, whole on none) every byte, data and probes."""
+    total = 0
+    for u in stats["users"]:
+        for s in u["streams"]:
+            if s["direction"] != "down":
+                continue
+            # the shim's "stream": the stream id, null when untagged
+            tagged = s.get("stream") is not None and s["stream"] >= 0
+            total += (s.get("whole_message_bytes_out", 0) if tagged and whole_messages
+                      else s.get("bytes_out", 0))
+    return total
 
 
 def utilisation(trace_path, run, frames, fps):
@@ -60,8 +70,9 @@ def utilisation(trace_path, run, frames, fps):
     before frame 0."""
     captures = [float(r["capture_ms"]) for r in frames]
     span = max(captures) + 1000 / fps - min(captures)
-    return whole_message_down_bytes(os.path.join(run, "shim.json")) / capacity_bytes(
-        trace_path, 0, int(span) + 500)
+    with open(os.path.join(run, "shim.json")) as f:
+        stats = json.load(f)
+    return delivered_down_bytes(stats) / capacity_bytes(trace_path, 0, int(span) + 500)
 
 
 def shown_scores(run, frames):
@@ -135,14 +146,6 @@ def live(args):
           "excluded) / capacity offered")
 
 
-def down_bytes_out(stats):
-    """Link bytes the shim delivered down (data and probes: a message split
-    over two links is whole on neither, so octo-whole-messages.h's measure
-    does not apply per link)."""
-    return sum(s.get("bytes_out", 0) for u in stats["users"]
-               for s in u["streams"] if s["direction"] == "down")
-
-
 def multipath(args):
     print(f"{'run':14} {'lat p50 ms':>10} {'lat p99 ms':>10} {'SQI-SSIM':>8} "
           f"{'shown':>9} {'util % per link':>24} {'util % all':>10}")
@@ -158,7 +161,8 @@ def multipath(args):
             with open(path) as f:
                 stats = json.load(f)
             trace = stats["config"]["down_trace"]
-            sent, capacity = down_bytes_out(stats), capacity_bytes(trace, 0, span)
+            sent = delivered_down_bytes(stats, whole_messages=False)
+            capacity = capacity_bytes(trace, 0, span)
             link = os.path.basename(path)[len("shim-"):-len(".json")]
             links.append(f"{link} {100 * sent / capacity:.1f}")
             sent_all += sent

@@ -143,6 +143,20 @@ def test_commands(le, recorded):
     check(abs(got - every / (2 * capacity)) < 1e-12,
           f"multipath utilisation: every byte down over both links' capacity: "
           f"{100 * got:.2f} %")
+    # one link: a stream the shim saw tagged ("stream": its id) counts only
+    # the messages delivered whole, an untagged one ("stream": null) every byte
+    call["capacity_traces"] = [trace]
+    call["shim"] = {"users": [{"streams": [
+        {"direction": "down", "stream": 0, "bytes_out": 9000,
+         "whole_message_bytes_out": 6000},
+        {"direction": "down", "stream": None, "bytes_out": 500,
+         "whole_message_bytes_out": 0},
+        {"direction": "up", "stream": None, "bytes_out": 7777,
+         "whole_message_bytes_out": 0}]}]}
+    got = le.utilisation(recorded, call, trace)
+    check(abs(got - 6500 / capacity) < 1e-12,
+          f"one link: whole messages of the tagged stream, every byte of the "
+          f"untagged one: {got * capacity:.0f} bytes (6500 expected)")
 
 
 def scripted(verdicts):

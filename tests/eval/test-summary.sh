@@ -15,7 +15,7 @@ trace=$data/traces/network/Verizon-LTE-short.down
 # frames 0 and 1 were shown at layers 0x7 and 0x3 (checked below)
 grep -q '^0,0.000,3,3,0,1,[0-9.]*,[0-9.]*,0x7,' "$tmp/run/frames.csv"
 grep -q '^1,33.333,3,2,0,1,[0-9.]*,[0-9.]*,0x3,' "$tmp/run/frames.csv"
-printf '{"users": [{"streams": [{"direction": "down", "bytes_out": 170000,
+printf '{"users": [{"streams": [{"direction": "down", "stream": 0, "bytes_out": 170000,
   "whole_message_bytes_out": 150000}, {"direction": "up", "bytes_out": 9999999,
   "whole_message_bytes_out": 9999999}]}]}\n' > "$tmp/run/shim.json"
 printf 'frame,index,ssim,psnr_db\n0,0,0.5,20.0\n0,2,0.9,30.0\n1,1,0.8,inf\n' \

@@ -70,7 +70,8 @@ def check_one_link(call, out):
               f"the last one: {load['decode_lag_ms']}"),
         check(timing["down"]["count"] > 0 and timing["up"]["count"] > 0,
               f"the shim's departure timing, both directions: {timing}"),
-        check(max(estimates, default=0) > 0, f"estimates logged: max {max(estimates)}"),
+        check(max(estimates, default=0) > 0,
+              f"estimates logged: max {max(estimates, default=0)}"),
         check(len(shown) > len(frames) / 2 and 0 < call["p99_latency_ms"] < 3000,
               f"{len(shown)} of {len(frames)} frames shown, p99 latency "
               f"{call['p99_latency_ms']:.0f} ms"),
