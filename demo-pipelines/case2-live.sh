@@ -1,7 +1,8 @@
 #!/bin/sh
 # Case study 2, live: the shipped clip (looped) encoded by octopussvcenc as VP9 with
-# 3 spatial layers (quality preset, target rate from the transport's
-# estimate per GoP) through octopus-shim on the Verizon LTE trace (its up
+# 3 spatial layers (quality preset, upper layers afresh every 10 frames, key
+# frames on the receiver's request, target rate from the transport's
+# estimate) through octopus-shim on the Verizon LTE trace (its up
 # trace for the ACKs), 60 ms RTT, twice — Octopus queue vs. drop-tail; one
 # demo-pipelines/octopus-call.py run each, into OUT/SCHEME/.  Real SSIM: octo-svc-quality
 # scores every layer the sender produced against the source; octo-metrics

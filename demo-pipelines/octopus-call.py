@@ -54,6 +54,9 @@ CAPS = {1: "video/x-vp8,width=640,height=360,temporal-layers=3,framerate=30/1",
         2: "video/x-vp9,width=640,height=360,spatial-layers=3,temporal-layers=1,"
            "framerate=30/1"}
 CODEC = {1: "vp8", 2: "vp9"}
+# Case 2's encoder sends a key frame only on request (case2-live-send.py);
+# case 1's has one every GoP of 8.
+REQUEST_KEYFRAME = {1: "false", 2: "true"}
 
 
 class Receiver:
@@ -66,7 +69,8 @@ class Receiver:
         self.pipeline = Gst.parse_launch(
             f'octopussrc port={port} caps="{CAPS[args.case]}" ! tee name=t '
             f't. ! queue ! octopusframelog location="{args.out}/received.csv" '
-            f"t. ! queue ! octopussvcdec name=dec ! queue ! {show}")
+            f"t. ! queue ! octopussvcdec name=dec request-keyframe={REQUEST_KEYFRAME[args.case]} "
+            f"! queue ! {show}")
         dec = self.pipeline.get_by_name("dec")
         dec.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self.on_input)
         dec.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, self.on_output)

@@ -655,7 +655,8 @@ gst_octopus_svc_dec_class_init (GstOctopusSvcDecClass *klass)
       g_param_spec_boolean ("request-keyframe", "Request keyframe",
           "When layer 0 of a frame cannot be decoded (its reference was "
           "lost, or the stream started without a key frame), send an "
-          "upstream force-key-unit event (a PLI through rtpbin), at most "
+          "upstream force-key-unit event (a PLI through rtpbin, an ACK flag "
+          "through octopussrc), at most "
           "once per 500 ms of stream time", DEFAULT_REQUEST_KEYFRAME, rw));
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include <gst/video/video.h>
 #include "gstoctopussenderprops.h"
 #include "gstoctopusstats.h"
 #include "transport/octo-sender.h"
@@ -238,6 +239,7 @@ build_stats (GstOctopusSink *self)
       "acks-foreign", G_TYPE_UINT64, st.acks_foreign,
       "acks-unsent", G_TYPE_UINT64, st.acks_unsent,
       "nacks-received", G_TYPE_UINT64, st.nacks_received,
+      "keyframe-requests", G_TYPE_UINT64, st.keyframe_requests,
       "padding-packets", G_TYPE_UINT64, st.padding_packets,
       "padding-bytes", G_TYPE_UINT64, st.padding_bytes,
       "connection-refused", G_TYPE_UINT64, self->connection_refused, NULL);
@@ -321,7 +323,7 @@ send_loop (gpointer user_data)
     OctoTime now = now_ns (), wake = OCTO_TIME_NONE;
     gsize len;
     guint path;
-    gboolean announce, refused = FALSE, warn_refused = FALSE,
+    gboolean announce, keyframe, refused = FALSE, warn_refused = FALSE,
         warn_no_ack = FALSE;
 
     for (guint i = 0; i < self->n_paths; i++)
@@ -348,6 +350,7 @@ send_loop (gpointer user_data)
       g_cond_broadcast (&self->drained);
 
     announce = bandwidth_changed (self);
+    keyframe = octo_sender_take_keyframe_request (self->sender);
     GstStructure *stats = NULL;
     if (stats_interval > 0 && now >= next_stats) {
       stats = build_stats (self);
@@ -358,6 +361,14 @@ send_loop (gpointer user_data)
 
     if (announce)
       announce_bandwidth (self, bw);
+    /* the receiver's decoder lost a reference: the encoder upstream makes
+     * a key frame (as a PLI makes a WebRTC sender's) */
+    if (keyframe) {
+      GST_DEBUG_OBJECT (self, "the receiver asks for a key frame");
+      gst_pad_push_event (GST_BASE_SINK_PAD (self),
+          gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+              TRUE, 0));
+    }
     if (stats)
       gst_octopus_stats_post (GST_ELEMENT (self), stats);
     if (warn_refused)

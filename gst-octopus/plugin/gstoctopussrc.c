@@ -33,6 +33,7 @@
 #endif
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include <gst/video/video.h>
 #include "gstoctopusstats.h"
 #include "octo-metrics.h"
 #include "transport/octo-peer-table.h"
@@ -280,6 +281,7 @@ build_stats (GstOctopusSrc *self)
       "packets-bad-path", G_TYPE_UINT64, sum.packets_bad_path,
       "connections-replaced", G_TYPE_UINT64, sum.connections_replaced,
       "packets-stale-connection", G_TYPE_UINT64, sum.packets_stale,
+      "keyframe-requests", G_TYPE_UINT64, sum.keyframe_requests,
       "partial-messages", G_TYPE_UINT, sum.partial_messages,
       "partial-bytes", G_TYPE_UINT64,
       octo_peer_table_partial_bytes (self->peers),
@@ -723,6 +725,24 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* A decoder downstream lost a reference (octopussvcdec request-keyframe):
+ * the senders are asked for a key frame on their next ACKs. */
+static gboolean
+gst_octopus_src_event (GstBaseSrc *src, GstEvent *event)
+{
+  GstOctopusSrc *self = GST_OCTOPUS_SRC (src);
+
+  if (!gst_video_event_is_force_key_unit (event))
+    return GST_BASE_SRC_CLASS (gst_octopus_src_parent_class)->event (src,
+        event);
+  g_mutex_lock (&self->lock);
+  if (self->peers)
+    octo_peer_table_request_keyframe (self->peers, gst_util_get_timestamp ());
+  g_mutex_unlock (&self->lock);
+  GST_DEBUG_OBJECT (self, "key frame requested downstream");
+  return TRUE;
+}
+
 static void
 gst_octopus_src_get_property (GObject *object, guint prop_id, GValue *value,
     GParamSpec *pspec)
@@ -889,6 +909,7 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
   bsrc_class->unlock = GST_DEBUG_FUNCPTR (gst_octopus_src_unlock);
   bsrc_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_octopus_src_unlock_stop);
   bsrc_class->get_caps = GST_DEBUG_FUNCPTR (gst_octopus_src_get_caps);
+  bsrc_class->event = GST_DEBUG_FUNCPTR (gst_octopus_src_event);
   psrc_class->create = GST_DEBUG_FUNCPTR (gst_octopus_src_create);
 
   GST_DEBUG_CATEGORY_INIT (gst_octopus_src_debug, "octopussrc", 0,

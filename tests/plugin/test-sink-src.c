@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include <gst/video/video.h>
 
 static GstHarness *
 start_receiver (gint *port)
@@ -249,6 +250,62 @@ GST_START_TEST (test_restarted_sender_on_the_same_port_is_heard_at_once)
   gst_harness_teardown (tx);
   gst_harness_teardown (rx);
   g_free (options);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A decoder behind octopussrc lost a reference and asks upstream for a key
+ * frame: the request crosses the network on the ACKs, and octopussink asks
+ * its encoder once (the receiver repeats it on its ACKs for a while). */
+GST_START_TEST (test_keyframe_request_reaches_the_encoder)
+{
+  GRand *rand = g_rand_new_with_seed (9);
+  gint port;
+  GstHarness *rx = start_receiver (&port);
+  GstHarness *tx = start_sender ("", port);
+  GstElement *src = gst_harness_find_element (rx, "octopussrc");
+  GstElement *sink = gst_harness_find_element (tx, "octopussink");
+  GstStructure *stats;
+  guint64 asked = 0, heard = 0;
+  guint forced = 0;
+
+  for (guint i = 0; i < 5; i++) {
+    fail_unless_equals_int (gst_harness_push (tx, message (500, i, rand)),
+        GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (rx));
+  }
+  fail_unless (gst_harness_push_upstream_event (rx,
+          gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+              TRUE, 0)));
+  /* messages for 1 s, so ACKs carry the request and then stop carrying it */
+  for (guint i = 5; i < 55; i++) {
+    GstEvent *ev;
+
+    fail_unless_equals_int (gst_harness_push (tx, message (500, i, rand)),
+        GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (rx));
+    g_usleep (20000);
+    while ((ev = gst_harness_try_pull_upstream_event (tx))) {
+      if (gst_video_event_is_force_key_unit (ev))
+        forced++;
+      gst_event_unref (ev);
+    }
+  }
+  fail_unless_equals_int (forced, 1);
+  g_object_get (src, "stats", &stats, NULL);
+  gst_structure_get_uint64 (stats, "keyframe-requests", &asked);
+  gst_structure_free (stats);
+  g_object_get (sink, "stats", &stats, NULL);
+  gst_structure_get_uint64 (stats, "keyframe-requests", &heard);
+  gst_structure_free (stats);
+  fail_unless_equals_uint64 (asked, 1);
+  fail_unless_equals_uint64 (heard, 1);
+
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_harness_teardown (tx);
+  gst_harness_teardown (rx);
   g_rand_free (rand);
 }
 
@@ -541,6 +598,7 @@ octopus_sink_src_suite (void)
   tcase_add_test (tc, test_closed_port_is_a_warning);
   tcase_add_test (tc, test_no_ack_is_a_warning);
   tcase_add_test (tc, test_restarted_sender_on_the_same_port_is_heard_at_once);
+  tcase_add_test (tc, test_keyframe_request_reaches_the_encoder);
   return s;
 }
 

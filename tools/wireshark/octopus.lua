@@ -104,9 +104,11 @@ local fa = {
   path_id = ProtoField.uint8("octopus_ack.path_id",
     "Path id (multipath: the path whose packets it acknowledges)",
     base.DEC),
-  flags = ProtoField.uint8("octopus_ack.flags", "Flags (reserved)", base.HEX),
+  flags = ProtoField.uint8("octopus_ack.flags", "Flags", base.HEX),
   timestamps = ProtoField.bool("octopus_ack.timestamps",
     "Receive timestamps follow (reserved)", 8, nil, 0x01),
+  keyframe_request = ProtoField.bool("octopus_ack.keyframe_request",
+    "Key frame requested", 8, nil, 0x02),
   reserved = ProtoField.uint16("octopus_ack.reserved", "Reserved", base.HEX),
   first = ProtoField.uint32("octopus_ack.first", "First seq", base.DEC),
   last = ProtoField.uint32("octopus_ack.last", "Last seq", base.DEC),
@@ -329,6 +331,7 @@ function octopus_ack.dissector(tvb, pinfo, tree)
   t:add(fa.path_id, tvb(12, 1))
   local flags = t:add(fa.flags, tvb(13, 1))
   flags:add(fa.timestamps, tvb(13, 1))
+  flags:add(fa.keyframe_request, tvb(13, 1))
   t:add(fa.reserved, tvb(14, 2))
   local n = tvb(2, 2):uint()
   for i = 0, n - 1 do

@@ -285,6 +285,18 @@ octo_header_parse_cached (OctoHeaderCache *cache, const guint8 *data,
   return OCTO_PARSE_OK;
 }
 
+void
+octo_header_set_bitrate_threshold (guint8 data[OCTO_WIRE_HEADER_LEN],
+    guint64 bps)
+{
+  guint16 field = (guint16) (octo_bitrate_encode (bps) << 1);  /* bits 12-0 */
+
+  /* word bits 15-13 are slack's, bit 0 is reserved */
+  data[10] = (guint8) ((data[10] & 0xe0) | (field >> 8));
+  data[11] = (guint8) ((data[11] & 0x01) | (field & 0xfe));
+  data[1] = header_crc (data);
+}
+
 gboolean
 octo_header_pack (const OctoHeader *h, guint8 out[OCTO_WIRE_HEADER_LEN])
 {

@@ -78,6 +78,11 @@ OctoParseResult octo_header_parse_cached (OctoHeaderCache *cache,
 gboolean octo_header_pack (const OctoHeader *header,
     guint8 out[OCTO_WIRE_HEADER_LEN]);
 
+/* Rewrites the bitrate threshold of the packed header @data (rounded as by
+ * octo_header_pack()) and its CRC; the other fields stay as they were. */
+void octo_header_set_bitrate_threshold (guint8 data[OCTO_WIRE_HEADER_LEN],
+    guint64 bps);
+
 /* The 12-bit bitrate code: 0 = off, else a float with 5-bit exponent and
  * 7-bit mantissa covering 129 bit/s .. 548 Gbit/s. */
 guint16 octo_bitrate_encode (guint64 bps);

@@ -552,6 +552,28 @@ octo_mp_session_bandwidth (const OctoMpSession *s)
   return bw;
 }
 
+guint64
+octo_mp_session_path_threshold (const OctoMpSession *s, guint path,
+    guint64 threshold)
+{
+  guint64 own, total, share;
+  gdouble exact;
+
+  g_return_val_if_fail (path < s->n_paths, threshold);
+  own = octo_send_path_bandwidth (s->paths[path].path);
+  total = octo_mp_session_bandwidth (s);
+  /* a path taking a packet while down is one more path */
+  if (!s->paths[path].stats.up)
+    total += own;
+  if (threshold == 0 || own == 0 || own >= total)
+    return threshold;
+  /* rounded up, so a path never asks less than its share (the wire code
+   * rounds it again, to 0.4 %) */
+  exact = (gdouble) threshold * (gdouble) own / (gdouble) total;
+  share = (guint64) exact;
+  return share < exact ? share + 1 : share;
+}
+
 void
 octo_mp_session_update (OctoMpSession *s)
 {

@@ -126,6 +126,15 @@ void octo_mp_session_on_ack (OctoMpSession *session, guint path,
 
 /* The send buffer's bandwidth: the sum of the live paths' estimates. */
 guint64 octo_mp_session_bandwidth (const OctoMpSession *session);
+/* A message's bitrate threshold @threshold (bits/s, of the whole stream) as
+ * the queue of path @path should apply it: that path's share of it, in
+ * proportion to its estimate among the live paths' (the send buffer's
+ * bandwidth, which the unscaled threshold is compared with).  A queue on
+ * one path measures that path's rate only, so the whole stream's threshold
+ * there would drop the message whenever the path carries less than the
+ * stream.  0 stays 0; without estimates the threshold is kept. */
+guint64 octo_mp_session_path_threshold (const OctoMpSession *session,
+    guint path, guint64 threshold);
 /* After a path's estimate may have changed other than by an ACK (a QUCO
  * NACK): the pacers and the send buffer take the new rates. */
 void octo_mp_session_update (OctoMpSession *session);

@@ -168,6 +168,10 @@ octo_packet_is_control (const guint8 *data, gsize len)
 #define OCTO_ACK_HEADER_LEN 16
 /* Reserved ACK flag: a receive-timestamp block follows the ranges. */
 #define OCTO_ACK_FLAG_TIMESTAMPS 0x01
+/* The receiver's decoder lost a reference and asks for a key frame (RTCP's
+ * PLI): set on its ACKs for OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN after the
+ * request, so one lost ACK does not lose it. */
+#define OCTO_ACK_FLAG_KEYFRAME_REQUEST 0x02
 #define OCTO_ACK_MAX_LEN (OCTO_ACK_HEADER_LEN + 8 * OCTO_ACK_MAX_RANGES)
 
 typedef struct {
@@ -178,7 +182,7 @@ typedef struct {
 typedef struct {
   guint32 conn_id;              /* echoes the data packets' */
   guint8 path_id;               /* multipath: whose seqs the ranges are */
-  guint8 flags;                 /* reserved (OCTO_ACK_FLAG_TIMESTAMPS) */
+  guint8 flags;                 /* OCTO_ACK_FLAG_*; TIMESTAMPS reserved */
   guint32 ack_delay_us;         /* receiver hold time of ranges[0].last */
   guint n_ranges;
   OctoAckRange ranges[OCTO_ACK_MAX_RANGES];     /* newest first, disjoint */

@@ -146,13 +146,13 @@ add_counters (OctoReceiverStats *sum, const OctoReceiverStats *st)
   sum->messages_refused += st->messages_refused;
   sum->messages_inconsistent += st->messages_inconsistent;
   sum->messages_abandoned += st->messages_abandoned;
+  sum->keyframe_requests += st->keyframe_requests;
   sum->messages_lost_across_paths += st->messages_lost_across_paths;
   sum->packets_bad_path += st->packets_bad_path;
   sum->connections_replaced += st->connections_replaced;
   sum->packets_stale += st->packets_stale;
 }
 
-/* The peer to drop for a new one, or NULL. */
 /* The sender to drop for a new one, or NULL. */
 static Sender *
 sender_to_evict (OctoPeerTable *t, OctoTime now)
@@ -375,6 +375,14 @@ octo_peer_table_receiver_stats (const OctoPeerTable *t, OctoReceiverStats *sum)
     add_counters (sum, st);
     sum->partial_messages += st->partial_messages;
   }
+}
+
+void
+octo_peer_table_request_keyframe (OctoPeerTable *t, OctoTime now)
+{
+  for (guint i = 0; i < t->senders->len; i++)
+    octo_receiver_request_keyframe (((Sender *) g_ptr_array_index
+            (t->senders, i))->receiver, now);
 }
 
 guint64

@@ -105,6 +105,10 @@ OctoTime octo_peer_table_service (OctoPeerTable *table, OctoTime now,
     OctoPeerAckFunc send_ack, gpointer user_data);
 
 /* Senders (not addresses). */
+/* The application's decoder needs a key frame: every current sender is
+ * asked (octo_receiver_request_keyframe()). */
+void octo_peer_table_request_keyframe (OctoPeerTable *table, OctoTime now);
+
 guint octo_peer_table_size (const OctoPeerTable *table);
 const OctoPeerTableStats *octo_peer_table_get_stats (const OctoPeerTable *table);
 /* Every receiver's counters, of peers removed too, and the current

@@ -43,6 +43,7 @@ struct _OctoReceiver {
   guint32 retired[OCTO_RECEIVER_RETIRED_CONNS];
   guint n_retired;
   GArray *nacks;                /* OctoNack, oldest first */
+  OctoTime keyframe_request_until;      /* ACKs before then ask for one */
   OctoReceiverStats stats;
 };
 
@@ -517,11 +518,20 @@ octo_receiver_poll_ack (OctoReceiver *r, OctoTime now, guint8 *out,
       continue;
     ack.conn_id = r->conn_id;
     ack.path_id = p;
+    if (now < r->keyframe_request_until)
+      ack.flags |= OCTO_ACK_FLAG_KEYFRAME_REQUEST;
     if (path_id)
       *path_id = p;
     return octo_ack_write (&ack, out, OCTO_ACK_MAX_LEN);
   }
   return 0;
+}
+
+void
+octo_receiver_request_keyframe (OctoReceiver *r, OctoTime now)
+{
+  r->keyframe_request_until = now + OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN;
+  r->stats.keyframe_requests++;
 }
 
 gboolean

@@ -114,9 +114,15 @@ typedef struct {
   guint64 packets_bad_path;     /* path_id >= OCTO_RECEIVER_MAX_PATHS */
   guint64 connections_replaced; /* a new conn_id: the sender restarted */
   guint64 packets_stale;        /* of a replaced connection */
+  guint64 keyframe_requests;    /* octo_receiver_request_keyframe() calls */
   guint32 partial_messages;     /* now */
   guint64 partial_bytes;        /* now */
 } OctoReceiverStats;
+
+/* How long a key-frame request rides on the ACKs: a few ACKs' worth, under
+ * the sender's OCTO_SENDER_KEYFRAME_REQUEST_INTERVAL, so one request asks for
+ * one key frame. */
+#define OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN (200 * OCTO_MSECOND)
 
 typedef struct _OctoReceiver OctoReceiver;
 
@@ -135,6 +141,10 @@ OctoDataParseResult octo_receiver_on_path_packet (OctoReceiver *receiver,
 /* The current connection's id; FALSE before the first packet. */
 gboolean octo_receiver_connection (const OctoReceiver *receiver,
     guint32 *conn_id);
+
+/* The application's decoder needs a key frame: the ACKs of the next
+ * OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN carry OCTO_ACK_FLAG_KEYFRAME_REQUEST. */
+void octo_receiver_request_keyframe (OctoReceiver *receiver, OctoTime now);
 
 /* Gives up timed-out partial messages. */
 void octo_receiver_on_timer (OctoReceiver *receiver, OctoTime now);

@@ -27,6 +27,9 @@ struct _OctoSender {
   guint16 last_stream;          /* padding joins the stream last submitted */
   OctoArrivalMeter app_rate;    /* link bytes the app submitted */
   guint64 padding_packets, padding_bytes;
+  guint64 keyframe_requests;    /* taken from ACKs */
+  OctoTime last_keyframe_request;       /* taken, or OCTO_TIME_NONE */
+  gboolean keyframe_request_pending;    /* not yet taken by the app */
 };
 
 void
@@ -132,6 +135,7 @@ octo_sender_new (const OctoSenderConfig *config, OctoTime now)
   }
   s->next_msg_id = g_hash_table_new (NULL, NULL);
   s->padding = g_malloc0 (s->config.mtu);
+  s->last_keyframe_request = OCTO_TIME_NONE;
   octo_arrival_meter_init (&s->app_rate);
   return s;
 }
@@ -316,6 +320,11 @@ poll_mp (OctoSender *s, OctoTime now, guint8 *out, guint *path,
         /* the session keeps it, to send again if the path goes down */
         pkt = p.data;
         memcpy (out, pkt->bytes, pkt->len);
+        /* the queues on the path see only its share of the stream */
+        if (p.header.link_bitrate_threshold_bps)
+          octo_header_set_bitrate_threshold (out,
+              octo_mp_session_path_threshold (s->mp, *path,
+                  p.header.link_bitrate_threshold_bps));
         transmit_on (s, *path, out, pkt->len, now);
         return pkt->len;
       case OCTO_SEND_HELD:
@@ -442,6 +451,16 @@ octo_sender_on_path_control (OctoSender *s, guint path_index,
     return FALSE;
   }
   s->acks_received++;
+  /* the receiver repeats a request on its ACKs for a while: one per
+   * interval is one request */
+  if ((ack.flags & OCTO_ACK_FLAG_KEYFRAME_REQUEST) &&
+      (s->last_keyframe_request == OCTO_TIME_NONE ||
+          now >= s->last_keyframe_request +
+          OCTO_SENDER_KEYFRAME_REQUEST_INTERVAL)) {
+    s->last_keyframe_request = now;
+    s->keyframe_request_pending = TRUE;
+    s->keyframe_requests++;
+  }
   if (s->mp) {
     octo_mp_session_on_ack (s->mp, path_index, &ack, now);
     return TRUE;
@@ -450,6 +469,15 @@ octo_sender_on_path_control (OctoSender *s, guint path_index,
   octo_send_path_on_ack (path, &ack, now);
   octo_send_session_update (s->session);
   return TRUE;
+}
+
+gboolean
+octo_sender_take_keyframe_request (OctoSender *s)
+{
+  gboolean pending = s->keyframe_request_pending;
+
+  s->keyframe_request_pending = FALSE;
+  return pending;
 }
 
 guint32
@@ -532,6 +560,7 @@ octo_sender_get_stats (const OctoSender *s, OctoSenderStats *st)
   else
     octo_send_session_get_stats (s->session, &st->session);
   st->messages_submitted = s->messages_submitted;
+  st->keyframe_requests = s->keyframe_requests;
   st->messages_rejected = s->messages_rejected;
   st->acks_received = s->acks_received;
   st->acks_invalid = s->acks_invalid;

@@ -53,6 +53,10 @@ typedef struct {
 /* The default probe ceiling in multiples of the app's recent rate. */
 #define OCTO_SENDER_PROBE_HEADROOM 4
 #define OCTO_SENDER_APP_RATE_WINDOW (1 * OCTO_SECOND)
+/* ACKs asking for a key frame within this of the last request taken are
+ * the same request (the receiver repeats it for
+ * OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN). */
+#define OCTO_SENDER_KEYFRAME_REQUEST_INTERVAL (300 * OCTO_MSECOND)
 
 void octo_sender_config_init (OctoSenderConfig *config);
 /* Derives conn_id and isn from @seed, for simulations that must repeat;
@@ -67,6 +71,7 @@ typedef struct {
                                  * a NACK naming a packet never sent) */
   guint64 nacks_received;       /* QUCO NACKs, handed to the controller */
   guint64 acks_unsent;          /* newest range names a packet never sent */
+  guint64 keyframe_requests;    /* taken from ACKs (one per interval) */
   guint64 padding_packets, padding_bytes;       /* link bytes */
   /* multipath: the sums over the paths (session.flight points here) and
    * the session's own counters */
@@ -122,6 +127,10 @@ gboolean octo_sender_on_control (OctoSender *sender, const guint8 *data,
 /* The same for a datagram that came back on @path; it must name @path. */
 gboolean octo_sender_on_path_control (OctoSender *sender, guint path,
     const guint8 *data, gsize len, OctoTime now);
+
+/* TRUE once after an ACK asked for a key frame (the receiver's decoder
+ * lost a reference): the application should encode one. */
+gboolean octo_sender_take_keyframe_request (OctoSender *sender);
 
 /* The rate the dropping rules and upstream encoders should see, bits/s. */
 guint64 octo_sender_bandwidth (const OctoSender *sender);

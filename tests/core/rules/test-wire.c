@@ -50,6 +50,41 @@ test_header_round_trips_every_field_range (void)
               }
 }
 
+/* Rewriting the threshold of packed bytes gives the bytes that packing the
+ * header with that threshold gives: the other fields (slack's low bits and
+ * the reserved bit share bytes 10 and 11 with it) and a valid CRC. */
+static void
+test_set_bitrate_threshold_equals_packing_it (void)
+{
+  const guint16 slacks[] = { 0, 1, 7, 300, OCTO_SLACK_MS_MAX };
+  const guint64 bitrates[] = { 0, 1000, 700000, 12000000, 10000000000ull };
+
+  for (guint prio = 0; prio <= OCTO_PRIORITY_MAX; prio++)
+    for (guint flags = 0; flags < 8; flags++)
+      for (guint c = 0; c < G_N_ELEMENTS (slacks); c++)
+        for (guint from = 0; from < G_N_ELEMENTS (bitrates); from++)
+          for (guint to = 0; to < G_N_ELEMENTS (bitrates); to++) {
+            OctoHeader h = {
+              .msg_id = 0x89abcdef, .stream_id = 0x1234,
+              .priority = prio, .priority_threshold = 7 - prio,
+              .first = flags & 1, .last = (flags >> 1) & 1,
+              .drop = (flags >> 2) & 1, .slack_ms = slacks[c],
+              .link_bitrate_threshold_bps = bitrates[from],
+            };
+            guint8 rewritten[OCTO_WIRE_HEADER_LEN], packed[OCTO_WIRE_HEADER_LEN];
+            OctoHeader out;
+
+            g_assert_true (octo_header_pack (&h, rewritten));
+            octo_header_set_bitrate_threshold (rewritten, bitrates[to]);
+            h.link_bitrate_threshold_bps = bitrates[to];
+            g_assert_true (octo_header_pack (&h, packed));
+            g_assert_cmpmem (rewritten, sizeof rewritten, packed, sizeof packed);
+            g_assert_cmpint (octo_header_parse (rewritten, sizeof rewritten,
+                    &out), ==, OCTO_PARSE_OK);
+            g_assert_cmpuint (out.slack_ms, ==, slacks[c]);
+          }
+}
+
 static void
 test_pack_rejects_out_of_range_fields (void)
 {
@@ -315,6 +350,8 @@ main (int argc, char **argv)
       test_cached_parse_matches_plain);
   g_test_add_func ("/wire/round-trip-full-ranges",
       test_header_round_trips_every_field_range);
+  g_test_add_func ("/wire/set-bitrate-threshold-equals-packing-it",
+      test_set_bitrate_threshold_equals_packing_it);
   g_test_add_func ("/wire/pack-rejects-out-of-range",
       test_pack_rejects_out_of_range_fields);
   g_test_add_func ("/wire/bitrate-code-range-and-rounding",

@@ -41,6 +41,10 @@ typedef struct {
   /* data datagrams the receiver got per path in each whole second */
   guint64 data_in_second[N_PATHS][16];
   guint32 next_msg;             /* messages submitted */
+  guint64 threshold_bps;        /* the messages' bitrate threshold */
+  /* data datagrams whose threshold was not the path's share of it */
+  guint64 wrong_threshold;
+  guint64 threshold_on[N_PATHS];        /* the last one on each path */
   OctoTime now;
 } World;
 
@@ -66,6 +70,33 @@ on_message (OctoMessage *msg, const OctoPeer *peer, gpointer user_data)
   g_free (msg->data);
 }
 
+/* A data packet on @path carries the share of the message's threshold
+ * that path's estimate is of the live paths' (the sender's estimates now,
+ * as it has just sent it), rounded up, then to the wire's code. */
+static void
+check_threshold (World *w, guint path, const guint8 *data)
+{
+  OctoSenderPathStats ps;
+  OctoHeader h;
+  guint64 own = 0, total = 0, want = w->threshold_bps;
+
+  for (guint p = 0; p < N_PATHS; p++) {
+    octo_sender_path_stats (w->sender, p, &ps);
+    if (p == path)
+      own = ps.bandwidth;
+    if (ps.mp.up || p == path)
+      total += ps.bandwidth;
+  }
+  if (want > 0 && own > 0 && own < total)
+    want = (want * own + total - 1) / total;
+  g_assert_cmpint (octo_header_parse (data, OCTO_WIRE_HEADER_LEN, &h), ==,
+      OCTO_PARSE_OK);
+  if (h.link_bitrate_threshold_bps !=
+      octo_bitrate_decode (octo_bitrate_encode (want)))
+    w->wrong_threshold++;
+  w->threshold_on[path] = h.link_bitrate_threshold_bps;
+}
+
 static void
 put_on_wire (World *w, guint path, gboolean to_receiver, const guint8 *data,
     gsize len)
@@ -89,6 +120,8 @@ put_on_wire (World *w, guint path, gboolean to_receiver, const guint8 *data,
   d->arrival += w->now >= w->later_from[path] &&
       w->now < w->later_until[path] ? w->one_way_later[path] :
       w->one_way[path];
+  if (to_receiver && !octo_data_is_padding (data, len))
+    check_threshold (w, path, data);
   d->path = path;
   d->to_receiver = to_receiver;
   d->len = len;
@@ -149,7 +182,7 @@ world_clear (World *w)
 static void
 submit_message (World *w)
 {
-  OctoHeader h = { 0 };
+  OctoHeader h = {.link_bitrate_threshold_bps = w->threshold_bps };
   OctoMsgInfo info;
   gsize len = message_len ();
   guint8 *msg = g_malloc (len);
@@ -387,6 +420,49 @@ test_an_idle_path_is_measured_again (void)
   world_clear (&w);
 }
 
+/* A message's bitrate threshold is the whole stream's; the queue on a path
+ * measures that path alone, so each path's packets carry the path's share
+ * of it, in proportion to its estimate (paths of 6 and 2 Mbit/s, probed up
+ * to them: 1 Mbit/s becomes 0.75 and 0.25).  Before, every packet carried
+ * the whole 1 Mbit/s, and a queue on a path carrying 0.5 Mbit/s of a
+ * stream of 2 would drop its messages for good. */
+static void
+test_thresholds_are_each_paths_share (void)
+{
+  World w;
+  OctoSenderPathStats ps[N_PATHS];
+
+  OctoSenderConfig sc;
+
+  world_init (&w, "wrr");
+  /* padding while BBR probes: the estimates reach the paths' rates */
+  octo_sender_free (w.sender);
+  octo_sender_config_init (&sc);
+  sc.mtu = MTU;
+  sc.n_paths = N_PATHS;
+  sc.scheduler = "wrr";
+  octo_sender_config_ids_from_seed (&sc, 7);
+  w.sender = octo_sender_new (&sc, 0);
+  w.rate_bps[0] = 6000000;
+  w.rate_bps[1] = 2000000;
+  w.threshold_bps = 1000000;
+  world_run (&w, 3 * OCTO_SECOND, 3 * OCTO_SECOND);
+  for (guint p = 0; p < N_PATHS; p++) {
+    octo_sender_path_stats (w.sender, p, &ps[p]);
+    g_test_message ("path %u: estimate %" G_GUINT64_FORMAT ", threshold %"
+        G_GUINT64_FORMAT ", data packets %" G_GUINT64_FORMAT, p,
+        ps[p].bandwidth, w.threshold_on[p], w.data_on[p]);
+    g_assert_cmpuint (w.data_on[p], >, 0);
+  }
+  g_assert_cmpuint (w.wrong_threshold, ==, 0);
+  g_assert_cmpuint (w.threshold_on[0], >=, 740000);
+  g_assert_cmpuint (w.threshold_on[0], <=, 760000);
+  g_assert_cmpuint (w.threshold_on[1], >=, 240000);
+  g_assert_cmpuint (w.threshold_on[1], <=, 260000);
+  g_assert_cmpuint (w.bad_messages, ==, 0);
+  world_clear (&w);
+}
+
 /* An ACK that names another path than the one it came back on is not
  * read against this path's packets. */
 static void
@@ -440,6 +516,8 @@ main (int argc, char **argv)
       test_an_inflated_rtt_is_measured_again);
   g_test_add_func ("/transport/mp-sender/an-idle-path-is-measured-again",
       test_an_idle_path_is_measured_again);
+  g_test_add_func ("/transport/mp-sender/thresholds-are-each-paths-share",
+      test_thresholds_are_each_paths_share);
   g_test_add_func ("/transport/mp-sender/ack-naming-another-path-is-foreign",
       test_ack_naming_another_path_is_foreign);
   g_test_add_func ("/transport/mp-sender/unknown-scheduler-makes-no-sender",

@@ -345,6 +345,44 @@ test_padding_is_acknowledged_and_discarded (void)
   sink_clear (&sink);
 }
 
+/* A key-frame request rides on every ACK of the next
+ * OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN, and on none after it. */
+static void
+test_keyframe_request_rides_on_acks_for_its_span (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_receiver (&sink);
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
+  guint8 ack_bytes[OCTO_ACK_MAX_LEN];
+  const OctoTime request = 100 * OCTO_MSECOND;
+  /* one more message arrives at each of these ms, and its ACK is polled
+   * 1 ms later (the acker's delay): the span ends at 300 ms */
+  const OctoTime at[] = { 50, 100, 150, 298, 299, 400 };
+  const gboolean asks[] = { FALSE, TRUE, TRUE, TRUE, FALSE, FALSE };
+  OctoAck ack;
+
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++) {
+    OctoTime now = at[i] * OCTO_MSECOND;
+    gsize len;
+
+    packetize (&w, 0, i, 100);
+    feed (r, g_ptr_array_index (w.packets, i), now);
+    if (now == request)
+      octo_receiver_request_keyframe (r, now);
+    len = octo_receiver_poll_ack (r, now + OCTO_ACKER_DEFAULT_DELAY, ack_bytes,
+        NULL);
+    g_assert_cmpuint (len, >, 0);
+    g_assert_cmpint (octo_ack_parse (ack_bytes, len, &ack), ==, OCTO_ACK_OK);
+    g_assert_cmpuint (! !(ack.flags & OCTO_ACK_FLAG_KEYFRAME_REQUEST), ==,
+        asks[i]);
+    g_assert_cmpuint (ack.flags & ~OCTO_ACK_FLAG_KEYFRAME_REQUEST, ==, 0);
+  }
+  g_assert_cmpuint (octo_receiver_get_stats (r)->keyframe_requests, ==, 1);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
 /* Sixteen senders' receivers share one budget: fragments of messages far
  * larger than it never make them hold more than it together, a receiver
  * whose partials the others crowd out is refused (and counted), and every
@@ -713,5 +751,7 @@ main (int argc, char **argv)
   g_test_add_func
       ("/transport/receiver/equal-stripes-arrive-as-one-message-without-layers",
       test_equal_stripes_arrive_as_one_message_without_layers);
+  g_test_add_func ("/transport/receiver/keyframe-request-rides-on-acks",
+      test_keyframe_request_rides_on_acks_for_its_span);
   return g_test_run ();
 }

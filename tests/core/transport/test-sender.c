@@ -762,6 +762,55 @@ test_qualitative_frame_end_to_end (void)
   g_free (frame);
 }
 
+/* An ACK asking for a key frame is one request per
+ * OCTO_SENDER_KEYFRAME_REQUEST_INTERVAL (the receiver repeats it on its
+ * ACKs for a while); the application takes each once. */
+static void
+test_keyframe_request_taken_once_per_interval (void)
+{
+  OctoSenderConfig c;
+  OctoSender *s;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  OctoSenderStats st;
+  guint8 msg[100] = { 0 }, out[OCTO_SENDER_DEFAULT_MTU];
+  gboolean accepted;
+  OctoTime wake;
+  /* ACKs at these ms, flagged or not, and whether the app then has one */
+  const guint at[] = { 10, 20, 30, 200, 319, 320, 500, 700 };
+  const gboolean flagged[] = { FALSE, TRUE, FALSE, TRUE, TRUE, TRUE, TRUE,
+    TRUE
+  };
+  const gboolean taken[] = { FALSE, TRUE, FALSE, FALSE, FALSE, TRUE, FALSE,
+    TRUE
+  };
+
+  octo_sender_config_init (&c);
+  octo_sender_config_ids_from_seed (&c, 3);
+  s = octo_sender_new (&c, 0);
+  octo_msg_info_init (&info);
+  octo_sender_submit (s, &h, &info, msg, sizeof msg, 0, &accepted);
+  g_assert_true (accepted);
+  g_assert_cmpuint (octo_sender_poll (s, 0, out, &wake), >, 0);
+  g_assert_false (octo_sender_take_keyframe_request (s));
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++) {
+    OctoAck ack = {.conn_id = c.conn_id,.n_ranges = 1 };
+    guint8 ack_buf[OCTO_ACK_MAX_LEN];
+    gsize n;
+
+    ack.ranges[0].first = ack.ranges[0].last = c.isn;
+    ack.flags = flagged[i] ? OCTO_ACK_FLAG_KEYFRAME_REQUEST : 0;
+    n = octo_ack_write (&ack, ack_buf, sizeof ack_buf);
+    g_assert_true (octo_sender_on_control (s, ack_buf, n,
+            at[i] * OCTO_MSECOND));
+    g_assert_cmpuint (octo_sender_take_keyframe_request (s), ==, taken[i]);
+    g_assert_false (octo_sender_take_keyframe_request (s));
+  }
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.keyframe_requests, ==, 3);
+  octo_sender_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -796,5 +845,7 @@ main (int argc, char **argv)
       test_qualitative_frame_end_to_end);
   g_test_add_func ("/transport/sender/quco-backs-off-on-its-nacks-only",
       test_quco_sender_backs_off_on_its_nacks_only);
+  g_test_add_func ("/transport/sender/keyframe-request-once-per-interval",
+      test_keyframe_request_taken_once_per_interval);
   return g_test_run ();
 }
