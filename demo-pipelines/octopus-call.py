@@ -211,13 +211,7 @@ def run(args):
                     f"--codec={CODEC[args.case]}", f"--out={args.out}/sent.csv",
                     f"--scores={args.out}/scores.csv"], check=True)
     trace = "+".join(os.path.basename(t) for _, t, _ in links(args))
-    subprocess.run([os.path.join(args.build, "eval", "octo-metrics"), f"--case={args.case}",
-                    f"--sent={args.out}/sent.csv", f"--received={args.out}/received.csv",
-                    f"--out={args.out}", f"--scheme={args.label}", f"--trace={trace}",
-                    f"--rtt-ms={2 * links(args)[0][2]}",
-                    f"--video={os.path.basename(args.clip)}-live"], check=True)
-    with open(os.path.join(args.out, "summary.json")) as f:
-        call = json.load(f)
+    call = score(args, trace, 2 * links(args)[0][2], f"{os.path.basename(args.clip)}-live")
     call["quality_metric"] = "SSIM (Wang 2004, Gaussian 11x11)"
     call["shim_start_ns"] = shim_start_ns
     call["shim"] = shim_record(args)
@@ -229,6 +223,28 @@ def run(args):
         json.dump(call, f, indent=1)
     print(f"octopus-call: {args.label}: p99 latency {call['p99_latency_ms']:.1f} ms, "
           f"SQI {call['sqi_ssim']:.3f}", file=sys.stderr)
+
+
+def score(args, trace, rtt_ms, video):
+    """octo-metrics over the run's sent.csv and received.csv: frames.csv,
+    summary.json, and the summary's metrics."""
+    subprocess.run([os.path.join(args.build, "eval", "octo-metrics"), f"--case={args.case}",
+                    f"--sent={args.out}/sent.csv", f"--received={args.out}/received.csv",
+                    f"--out={args.out}", f"--scheme={args.label}", f"--trace={trace}",
+                    f"--rtt-ms={rtt_ms}", f"--video={video}"], check=True)
+    with open(os.path.join(args.out, "summary.json")) as f:
+        return json.load(f)
+
+
+def rescore(args):
+    """Scores the run in --out again from its logs (after a change to the
+    metrics), keeping its trace, RTT, video and load record."""
+    path = os.path.join(args.out, "call.json")
+    with open(path) as f:
+        call = json.load(f)
+    call.update(score(args, call["trace"], call["rtt_ms"], call["video"]))
+    with open(path, "w") as f:
+        json.dump(call, f, indent=1)
 
 
 def main():
@@ -264,13 +280,19 @@ def main():
                    help="octopus-shim's SCHED_FIFO priority (0: normal scheduling)")
     p.add_argument("--label", help="the run's name in its summary (default: the arm)")
     p.add_argument("--webm", help="also write what the receiver showed to this WebM file")
+    p.add_argument("--rescore", action="store_true",
+                   help="no call: score the run already in --out again (its call.json "
+                        "keeps the load record; trace, RTT and video are its own)")
     args = p.parse_args()
     args.build = os.path.abspath(args.build)
     if args.scheduler and args.single_link:
         p.error("--scheduler (both links) and --single-link exclude each other")
     args.label = args.label or args.scheduler or (
         f"single-{args.single_link}" if args.single_link else args.queue)
-    run(args)
+    if args.rescore:
+        rescore(args)
+    else:
+        run(args)
 
 
 if __name__ == "__main__":

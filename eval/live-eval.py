@@ -21,11 +21,15 @@ e.g. --call-arg=--twcc-interval-ms=50 to compare a receiver setting, or
 --call-arg=--cc=delay-bbr for the Octopus arms' controller; a setting that
 changes one arm's receiver must be compared with every arm run with it.
     live-eval.py report OUT
+    live-eval.py rescore OUT [--build build]
 
 run writes OUT/TRACE/SCHEME/attempt-N/ (the call's files) and
 OUT/runs.json (every attempt, valid or not, and why), prints progress, then
 the report.  report rebuilds the table (stdout, OUT/table.txt) and
-OUT/index.html from OUT/runs.json and the run folders.
+OUT/index.html from OUT/runs.json and the run folders.  rescore scores the
+Octopus-transport runs again from their logs (octopus-call.py --rescore,
+after a change to the metrics: load records, guard verdicts and the calls
+themselves stay), then reports.
 
 Load guard: a run is invalid when the sender's capture->encoded lag or the
 receiver's decode lag exceeds one frame interval at p99 (call.json "load"),
@@ -344,6 +348,26 @@ def run(args):
     return 0
 
 
+def rescore(args):
+    with open(os.path.join(args.out, "runs.json")) as f:
+        saved = json.load(f)
+    records = []
+    # the call's own options; --rescore takes trace, RTT and video from the
+    # run's call.json
+    options = argparse.Namespace(build=args.build, seconds=20, delay_ms=30, call_arg=[])
+    for old in saved["runs"]:
+        run_dir = os.path.join(args.out, old["dir"])
+        command = call_command(options, old["trace"], old["scheme"], run_dir)
+        if OCTOPUS_CALL in command and os.path.exists(os.path.join(run_dir, "call.json")):
+            subprocess.run(command + old.get("call_args", []) + ["--rescore"], check=True,
+                           stdout=subprocess.DEVNULL)
+        record = evaluate(args.out, old["trace"], old["scheme"], old["attempt"])
+        records.append({**old, **record})
+    write_runs(args.out, records, saved.get("stop"))
+    report(args.out)
+    return 0
+
+
 def write_runs(out, records, stop):
     with open(os.path.join(out, "runs.json"), "w") as f:
         json.dump({"runs": records, "stop": stop}, f, indent=1)
@@ -514,11 +538,18 @@ def main():
                    help="an argument for every call (repeatable)")
     g = sub.add_parser("report", help="table and HTML from OUT/runs.json")
     g.add_argument("out")
+    s = sub.add_parser("rescore", help="score the Octopus-transport runs in OUT again "
+                       "from their logs, then report")
+    s.add_argument("out")
+    s.add_argument("--build", default=os.path.join(ROOT, "build"))
     args = p.parse_args()
     args.out = os.path.abspath(args.out)
     if args.command == "run":
         args.build = os.path.abspath(args.build)
         return run(args)
+    if args.command == "rescore":
+        args.build = os.path.abspath(args.build)
+        return rescore(args)
     return report(args.out)
 
 

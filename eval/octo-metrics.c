@@ -137,6 +137,9 @@ sent_row (const gdouble *v, gpointer data, GError **error)
   f->capture = (OctoTime) v[2];
   f->n_layers = MAX (f->n_layers, index + 1);
   f->quality[index] = v[6];
+  /* a layer's key frame above the base is a spatial sync */
+  if (v[3] != 0)
+    f->layer_start |= 1u << index;
   if (index == 0) {
     f->gop_start = v[3] != 0;
     g_array_index (logs->keyframe, gboolean, (guint64) v[0]) = v[3] != 0;

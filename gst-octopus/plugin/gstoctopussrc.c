@@ -732,7 +732,8 @@ gst_octopus_src_event (GstBaseSrc *src, GstEvent *event)
 {
   GstOctopusSrc *self = GST_OCTOPUS_SRC (src);
 
-  if (!gst_video_event_is_force_key_unit (event))
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_UPSTREAM
+      || !gst_video_event_is_force_key_unit (event))
     return GST_BASE_SRC_CLASS (gst_octopus_src_parent_class)->event (src,
         event);
   g_mutex_lock (&self->lock);

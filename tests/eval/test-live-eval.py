@@ -7,7 +7,10 @@ shim's departure error or Chromium's qualityLimitationReason over the
 limits), the interleaved order with invalid runs repeated and left out of
 the means, the stop after 2K attempts naming the component, and the report.
 
-    test-live-eval.py LIVE_EVAL_PY RECORDED_RUN_DIR"""
+    test-live-eval.py LIVE_EVAL_PY RECORDED_RUN_DIR BUILD_DIR
+
+and rescore, which scores a written-out Octopus-transport run again with
+BUILD_DIR's octo-metrics."""
 import copy
 import importlib.util
 import json
@@ -233,6 +236,56 @@ def test_report(le, recorded):
         shutil.rmtree(tmp)
 
 
+def test_rescore(le, recorded, build):
+    """rescore scores an Octopus-transport run again from its logs: three
+    frames of three layers, frame 1's Q2 lost, frame 2 a spatial sync of Q1
+    and Q2 (their key-frame flag without Q0's), so frame 2 shows all three
+    layers; the load record and the guard's verdict stay."""
+    tmp = tempfile.mkdtemp(prefix="live-eval-rescore-")
+    try:
+        with open(os.path.join(recorded, "call.json")) as f:
+            call = json.load(f)
+        call.update({"case": 2, "scheme": "case2-octopus", "rtt_ms": 60,
+                     "video": "synthetic", "sqi_ssim": 0.0})
+        trace = le.trace_path(call["trace"].removesuffix(".down"))
+        rel = os.path.join(le.trace_name(trace), "case2-octopus", "attempt-1")
+        run_dir = os.path.join(tmp, rel)
+        shutil.copytree(recorded, run_dir)
+        write_call(run_dir, call)
+        ms = 1000000
+        with open(os.path.join(run_dir, "sent.csv"), "w") as f:
+            f.write("frame,index,capture_ns,keyframe,temporal_layer,level,quality\n")
+            for frame in range(3):
+                for layer in range(3):
+                    key = frame == 0 or (frame == 2 and layer > 0)
+                    f.write(f"{frame},{layer},{(1000 + 33 * frame) * ms},{int(key)},0,0,"
+                            f"{0.7 + 0.1 * layer}\n")
+        with open(os.path.join(run_dir, "received.csv"), "w") as f:
+            f.write("frame,index,arrival_ns\n")
+            for frame in range(3):
+                for layer in range(3):
+                    if (frame, layer) != (1, 2):
+                        f.write(f"{frame},{layer},{(1050 + 33 * frame + layer) * ms}\n")
+        record = le.evaluate(tmp, trace, "case2-octopus", 1)
+        le.write_runs(tmp, [record], None)
+        args = type("Args", (), {"out": tmp, "build": build})()
+        le.rescore(args)
+        with open(os.path.join(run_dir, "frames.csv")) as f:
+            used = [row.split(",")[8] for row in f.read().split()[1:]]
+        with open(os.path.join(run_dir, "call.json")) as f:
+            after = json.load(f)
+        with open(os.path.join(tmp, "runs.json")) as f:
+            runs = json.load(f)["runs"]
+        check(used == ["0x7", "0x3", "0x7"] and after["load"] == call["load"]
+              and after["sqi_ssim"] > 0.7
+              and runs[0]["faults"] == [list(f) for f in record["faults"]]
+              and runs[0]["metrics"]["sqi_ssim"] == after["sqi_ssim"],
+              f"rescore: layers shown {used} (0x7 0x3 0x7 expected), SQI "
+              f"{after['sqi_ssim']:.3f}, load record and verdict kept")
+    finally:
+        shutil.rmtree(tmp)
+
+
 def main():
     le = load(sys.argv[1])
     recorded = sys.argv[2]
@@ -241,6 +294,7 @@ def main():
     test_schedule(le)
     test_commands(le, recorded)
     test_report(le, recorded)
+    test_rescore(le, recorded, sys.argv[3])
     print("live-eval: " + ("ok" if not failures else f"{len(failures)} failed"))
     return 1 if failures else 0
 

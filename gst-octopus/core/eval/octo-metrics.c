@@ -98,7 +98,7 @@ references_ready (const Replay *r, guint f, guint k)
     case OCTO_DECODE_LAYERED:
       if (k > 0 && r->decodable[AT (f, k - 1)] == OCTO_TIME_NONE)
         return FALSE;
-      return fr->gop_start || (f > 0
+      return fr->gop_start || (fr->layer_start >> k & 1) || (f > 0
           && r->decodable[AT (f - 1, k)] != OCTO_TIME_NONE);
     case OCTO_DECODE_INDEPENDENT:
       break;

@@ -43,6 +43,9 @@ typedef struct {
   gdouble quality[OCTO_METRICS_MAX_LAYERS];     /* linear SSIM (see model) */
   gint32 ref;                   /* TEMPORAL: index of the referenced frame */
   gboolean gop_start;           /* LAYERED: no reference to the previous frame */
+  /* LAYERED: bit k: layer k references no earlier frame, only the layers
+   * below it (a spatial sync: octopussvcenc spatial-sync) */
+  guint32 layer_start;
 } OctoFrameRecord;
 
 typedef struct {

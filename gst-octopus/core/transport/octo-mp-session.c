@@ -567,8 +567,8 @@ octo_mp_session_path_threshold (const OctoMpSession *s, guint path,
     total += own;
   if (threshold == 0 || own == 0 || own >= total)
     return threshold;
-  /* rounded up, so a path never asks less than its share (the wire code
-   * rounds it again, to 0.4 %) */
+  /* rounded up; the wire code then rounds to its nearest value, within
+   * 0.4 % */
   exact = (gdouble) threshold * (gdouble) own / (gdouble) total;
   share = (guint64) exact;
   return share < exact ? share + 1 : share;

@@ -33,10 +33,10 @@
  *
  * conn_id echoes the data packets'.  Every ACK repeats the newest received
  * ranges, so a lost ACK costs nothing but latency.  path_id names the path
- * whose seqs the ranges are (multipath; 0: the only path).  flags are
- * reserved (0x01: a receive-timestamp block follows the ranges): senders
- * write 0, parsers pass them on and nothing acts on them yet.  The
- * reserved u16 must be 0.  A NACK (0x05, paper 004 Algorithm 2) reports one
+ * whose seqs the ranges are (multipath; 0: the only path).  flags: 0x02
+ * asks for a key frame (OCTO_ACK_FLAG_KEYFRAME_REQUEST); 0x01 (a
+ * receive-timestamp block follows the ranges) and the others are reserved:
+ * senders write 0, parsers pass them on.  The reserved u16 must be 0.  A NACK (0x05, paper 004 Algorithm 2) reports one
  * data packet whose chunks a queue trimmed:
  *
  *   0x05  version (u8 = 2)  path_id (u8)  trimmed (u8, 1..15)

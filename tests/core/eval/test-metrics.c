@@ -153,6 +153,19 @@ test_layered_frames_shown_at_highest_decodable_layer (void)
   g_assert_false (out[0].shown);
   g_assert_cmpuint (out[1].layers_used, ==, 0x7);
 
+  /* a spatial sync of Q1 and Q2 in frame 1 (no GoP start) restarts them
+   * from its own Q0: frame 0's missing Q2 is not needed */
+  frames[0].arrival[0] = 10 * MS;
+  frames[0].arrival[1] = 20 * MS;
+  frames[1].gop_start = FALSE;
+  octo_metrics_compute (frames, 2, OCTO_DECODE_LAYERED, 60 * MS, out, &sum);
+  g_assert_cmpuint (out[1].layers_used, ==, 0x3);
+  frames[1].layer_start = 0x6;
+  octo_metrics_compute (frames, 2, OCTO_DECODE_LAYERED, 60 * MS, out, &sum);
+  g_assert_cmpuint (out[1].layers_used, ==, 0x7);
+  g_assert_cmpfloat_with_epsilon (out[1].quality, 0.90, 1e-12);
+  frames[1].layer_start = 0;
+
   /* without a GoP start, frame 0 has no reference frame: nothing decodes */
   frames[0].gop_start = FALSE;
   frames[1].gop_start = FALSE;

@@ -82,6 +82,12 @@ test_set_bitrate_threshold_equals_packing_it (void)
             g_assert_cmpint (octo_header_parse (rewritten, sizeof rewritten,
                     &out), ==, OCTO_PARSE_OK);
             g_assert_cmpuint (out.slack_ms, ==, slacks[c]);
+            /* the reserved bit is left as it was */
+            rewritten[11] |= 1;
+            octo_header_set_bitrate_threshold (rewritten, bitrates[from]);
+            g_assert_cmpuint (rewritten[11] & 1, ==, 1);
+            g_assert_cmpuint (rewritten[10], ==, (packed[10] & 0xe0)
+                | ((octo_bitrate_encode (bitrates[from]) << 1) >> 8));
           }
 }
 

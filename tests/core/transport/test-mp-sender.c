@@ -141,8 +141,10 @@ on_ack (const OctoPeer *peer, const guint8 *ack, gsize len,
   put_on_wire (user_data, peer->addr[0], FALSE, ack, len);
 }
 
+/* @probe: the sender pads while BBR probes (octopussink's default), so
+ * the estimates reach the paths' rates. */
 static void
-world_init (World *w, const gchar *scheduler)
+world_init_with (World *w, const gchar *scheduler, gboolean probe)
 {
   OctoSenderConfig sc;
   OctoPeerTableConfig tc;
@@ -152,7 +154,7 @@ world_init (World *w, const gchar *scheduler)
   sc.mtu = MTU;
   sc.n_paths = N_PATHS;
   sc.scheduler = scheduler;
-  sc.probe = FALSE;
+  sc.probe = probe;
   octo_sender_config_ids_from_seed (&sc, 7);
   w->sender = octo_sender_new (&sc, 0);
   g_assert_nonnull (w->sender);
@@ -168,6 +170,12 @@ world_init (World *w, const gchar *scheduler)
   w->slow_until[0] = w->slow_until[1] = OCTO_TIME_NONE;
   w->count_from = OCTO_TIME_NONE;
   w->delivered = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+world_init (World *w, const gchar *scheduler)
+{
+  world_init_with (w, scheduler, FALSE);
 }
 
 static void
@@ -341,17 +349,9 @@ static void
 test_an_inflated_rtt_is_measured_again (void)
 {
   World w;
-  OctoSenderConfig sc;
   OctoSenderPathStats ps;
 
-  world_init (&w, "min-cost");
-  octo_sender_free (w.sender);
-  octo_sender_config_init (&sc);
-  sc.mtu = MTU;
-  sc.n_paths = N_PATHS;
-  sc.scheduler = "min-cost";
-  octo_sender_config_ids_from_seed (&sc, 7);
-  w.sender = octo_sender_new (&sc, 0);
+  world_init_with (&w, "min-cost", TRUE);
   w.one_way[0] = 30 * MS;
   w.one_way[1] = 5 * MS;
   w.later_from[1] = 1000 * MS;
@@ -383,17 +383,9 @@ static void
 test_an_idle_path_is_measured_again (void)
 {
   World w;
-  OctoSenderConfig sc;
   OctoSenderPathStats ps;
 
-  world_init (&w, "min-cost");
-  octo_sender_free (w.sender);
-  octo_sender_config_init (&sc);
-  sc.mtu = MTU;
-  sc.n_paths = N_PATHS;
-  sc.scheduler = "min-cost";
-  octo_sender_config_ids_from_seed (&sc, 7);
-  w.sender = octo_sender_new (&sc, 0);
+  world_init_with (&w, "min-cost", TRUE);
   w.one_way[0] = 30 * MS;
   w.one_way[1] = 25 * MS;
   w.rate_bps[0] = w.rate_bps[1] = 10000000;
@@ -432,17 +424,7 @@ test_thresholds_are_each_paths_share (void)
   World w;
   OctoSenderPathStats ps[N_PATHS];
 
-  OctoSenderConfig sc;
-
-  world_init (&w, "wrr");
-  /* padding while BBR probes: the estimates reach the paths' rates */
-  octo_sender_free (w.sender);
-  octo_sender_config_init (&sc);
-  sc.mtu = MTU;
-  sc.n_paths = N_PATHS;
-  sc.scheduler = "wrr";
-  octo_sender_config_ids_from_seed (&sc, 7);
-  w.sender = octo_sender_new (&sc, 0);
+  world_init_with (&w, "wrr", TRUE);
   w.rate_bps[0] = 6000000;
   w.rate_bps[1] = 2000000;
   w.threshold_bps = 1000000;
