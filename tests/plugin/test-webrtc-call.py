@@ -89,6 +89,10 @@ def check_gcc(summary):
 
 
 def check_octopus_bbr(summary):
+    # Whether the send buffer's dropper rule acts within a 10 s call depends
+    # on whether BBR left STARTUP on this machine's timing (it did not in
+    # one of three runs); test-rtpsender.c checks that rule on a scripted
+    # link and test clock (messages-dropped-dropper > 100).
     sender = summary.get("octopus_sender", {})
     estimate = summary.get("estimate_bps", {}).get("final", 0)
     return all([
@@ -98,9 +102,6 @@ def check_octopus_bbr(summary):
               f"transport-cc feedback matched the packets sent: {sender}"),
         check(600000 <= estimate <= 1800000,
               f"BBR's estimate of the 1.2 Mbit/s link: {estimate}"),
-        check(sender.get("messages-dropped-dropper", 0) > 0,
-              "the send buffer dropped by droppers: "
-              f"{sender.get('messages-dropped-dropper')}"),
         check(summary["frames_decoded"] > 0,
               f"{summary['frames_decoded']} of {summary['frames_sent']} frames "
               "decoded"),
