@@ -33,12 +33,13 @@ import json
 import os
 import sys
 import time
-import warnings
 
 import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import GLib, Gst  # noqa: E402
+
+from gst_stats import structure_to_dict  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -207,24 +208,6 @@ class LoadLog:
             f.write("time_ns,estimated_bitrate\n")
             f.writelines(f"{t},{rate}\n" for t, rate in self.estimates)
 
-
-def structure_to_dict(s):
-    """A stats GstStructure as JSON-able values; its arrays (of numbers, or
-    of structures as "paths") through Gst's only Python accessor for them,
-    GObject.ValueArray (deprecated, hence the silenced warning)."""
-    out = {}
-    for i in range(s.n_fields()):
-        name = s.nth_field_name(i)
-        if s.get_field_type(name) != Gst.ValueArray.__gtype__:
-            out[name] = s.get_value(name)
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            arr = s.get_array(name)[1]
-            items = [arr.get_nth(k) for k in range(arr.n_values)]
-        out[name] = [structure_to_dict(v) if isinstance(v, Gst.Structure) else v
-                     for v in items]
-    return out
 
 if __name__ == "__main__":
     main()

@@ -26,7 +26,9 @@ the trace began), summary.json and frames.csv (octo-metrics), sent.csv and
 scores.csv (octo-svc-quality: every layer's SSIM against the source),
 received.csv (octopusframelog), encoded.csv and estimates.csv (the sender),
 decoded.csv (frame,input_ns,output_ns: the decoder's last input before a
-picture came out, and when it came out), shim*.json and the logs.
+picture came out, and when it came out), receiver-stats.json (octopussrc's
+and octopussvcdec's stats at the end: messages late, given up, lost across
+paths, key frames requested), shim*.json and the logs.
 
 Load record: the sender's capture->encoded lag and the receiver's decode
 lag (p50/p99/max, ms), the shim's departure timing error (its --stats).
@@ -49,6 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from load_record import quantiles_ms  # noqa: E402  (webrtc-call.py's too)
+from gst_stats import structure_to_dict  # noqa: E402
 FPS = 30
 CAPS = {1: "video/x-vp8,width=640,height=360,temporal-layers=3,framerate=30/1",
         2: "video/x-vp9,width=640,height=360,spatial-layers=3,temporal-layers=1,"
@@ -67,7 +70,7 @@ class Receiver:
         show = (f"videoconvert ! vp8enc deadline=1 cpu-used=8 ! webmmux ! "
                 f'filesink location="{args.webm}"' if args.webm else "fakesink sync=false")
         self.pipeline = Gst.parse_launch(
-            f'octopussrc port={port} caps="{CAPS[args.case]}" ! tee name=t '
+            f'octopussrc name=src port={port} caps="{CAPS[args.case]}" ! tee name=t '
             f't. ! queue ! octopusframelog location="{args.out}/received.csv" '
             f"t. ! queue ! octopussvcdec name=dec request-keyframe={REQUEST_KEYFRAME[args.case]} "
             f"! queue ! {show}")
@@ -77,6 +80,7 @@ class Receiver:
         self.input_ns = None
         self.stopping = False
         self.lags = []
+        self.stats = {}
 
     def on_input(self, _pad, _info):
         self.input_ns = time.monotonic_ns()
@@ -99,12 +103,19 @@ class Receiver:
         self.pipeline.send_event(Gst.Event.new_eos())
         self.pipeline.get_bus().timed_pop_filtered(
             10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+        # why messages were lost or late, and the decoder's key-frame requests
+        self.stats = {name: structure_to_dict(self.pipeline.get_by_name(name)
+                                              .get_property("stats"))
+                      for name in ("src", "dec")}
         self.pipeline.set_state(Gst.State.NULL)
 
-    def write(self, path):
-        with open(path, "w") as f:
+    def write(self, out):
+        with open(os.path.join(out, "decoded.csv"), "w") as f:
             f.write("frame,input_ns,output_ns\n")
             f.writelines(f"{i},{a},{b}\n" for i, (a, b) in enumerate(self.lags))
+        with open(os.path.join(out, "receiver-stats.json"), "w") as f:
+            json.dump({"octopussrc": self.stats.get("src"),
+                       "octopussvcdec": self.stats.get("dec")}, f, indent=1)
 
 
 def links(args):
@@ -205,7 +216,7 @@ def run(args):
             shim.wait()
     if rc != 0:
         sys.exit(f"octopus-call: the sender exited with {rc} (see {args.out}/tx.log)")
-    receiver.write(os.path.join(args.out, "decoded.csv"))
+    receiver.write(args.out)
     subprocess.run([os.path.join(args.build, "eval", "octo-svc-quality"),
                     f"--dump={args.out}/layers.bin", f"--clip={args.clip}",
                     f"--codec={CODEC[args.case]}", f"--out={args.out}/sent.csv",

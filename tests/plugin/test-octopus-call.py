@@ -61,7 +61,13 @@ def check_one_link(call, out):
     timing = call["shim"]["departure_timing_error_ms"]
     with open(os.path.join(out, "summary.json")) as f:
         summary = json.load(f)
+    with open(os.path.join(out, "receiver-stats.json")) as f:
+        receiver = json.load(f)
     return all([
+        check(receiver["octopussrc"]["messages-delivered"] > 0
+              and "keyframe-requests" in receiver["octopussrc"]
+              and receiver["octopussvcdec"]["frames-shown"] > 0,
+              "receiver-stats.json: octopussrc's and octopussvcdec's counters"),
         check(load["encode_lag_ms"]["count"] == len(encoded) >= SECONDS * 30 // 2
               and all(int(r["encoded_ns"]) > int(r["capture_ns"]) for r in encoded),
               f"capture->encoded lag of every encoded frame: {load['encode_lag_ms']}"),
