@@ -79,10 +79,11 @@ def main():
         encoder = (f"octopussvcenc name=encoder codec=vp8 temporal-layers=3 gop=8 bitrate={args.bitrate} "
                    f"speed=8 ! octopustag policy=framerate slack={args.slack_ms}")
     else:
-        # A key picture every 10 frames took 27 ms to encode at the median
-        # and up to 31 ms with nothing else running (a sync picture, whose
-        # upper layers are as large: 14 and 20 ms), at the edge of the 33 ms
-        # frame interval once the shim and the receiver share the two cores.
+        # A key picture every 10 frames took 22-27 ms to encode at the median
+        # and up to 32 ms with nothing else running (a sync picture, whose
+        # upper layers are as large: 14-17 and 18-21 ms), at the edge of the
+        # 33 ms frame interval once the shim and the receiver share the two
+        # cores (design 8).
         encoder = (f"octopussvcenc name=encoder codec=vp9 spatial-layers=3 gop=10000 "
                    f"spatial-sync=10 bitrate={args.bitrate} "
                    f"max-bitrate={args.max_bitrate} speed=9 threads=2 follow-bandwidth=true "

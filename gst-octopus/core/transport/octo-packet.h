@@ -36,8 +36,9 @@
  * whose seqs the ranges are (multipath; 0: the only path).  flags: 0x02
  * asks for a key frame (OCTO_ACK_FLAG_KEYFRAME_REQUEST); 0x01 (a
  * receive-timestamp block follows the ranges) and the others are reserved:
- * senders write 0, parsers pass them on.  The reserved u16 must be 0.  A NACK (0x05, paper 004 Algorithm 2) reports one
- * data packet whose chunks a queue trimmed:
+ * senders write 0, parsers pass them on.  The reserved u16 must be 0.
+ * A NACK (0x05, paper 004 Algorithm 2) reports one data packet whose
+ * chunks a queue trimmed:
  *
  *   0x05  version (u8 = 2)  path_id (u8)  trimmed (u8, 1..15)
  *   conn_id (u32)  seq (u32)
