@@ -3,11 +3,13 @@
 paced like a camera, encoded by octopussvcenc and tagged by octopustag.
 
   case 1: VP8, 3 temporal layers, GoP 8, octopustag policy=framerate
-  case 2: VP9, 3 spatial layers, no periodic key frame: the upper layers
-          start afresh from the base layer every 10 frames (spatial-sync),
-          a key frame only when the receiver asks (an ACK flag, from
-          octopussvcdec request-keyframe); octopustag policy=quality, target
-          rate following octopussink's bandwidth estimate at each sync
+  case 2: VP9, 3 spatial layers, no periodic key frame: every 10 frames a
+          sync picture references no earlier frame (spatial-sync with
+          intra-base-sync: its base layer is intra-coded), so the queues may
+          drop everything older; a key frame only when the receiver asks (an
+          ACK flag, from octopussvcdec request-keyframe); octopustag
+          policy=quality, target rate following octopussink's bandwidth
+          estimate at each sync
 
 octopussvclog records every message for octo-svc-quality (the run's real SSIM).
 --congestion-control and --qualitative are octopussink's properties (the
@@ -81,11 +83,12 @@ def main():
     else:
         # A key picture every 10 frames took 22-27 ms to encode at the median
         # and up to 32 ms with nothing else running (a sync picture, whose
-        # upper layers are as large: 14-17 and 18-21 ms), at the edge of the
-        # 33 ms frame interval once the shim and the receiver share the two
-        # cores (design 8).
+        # upper layers are as large: 14-17 and 18-21 ms; with an intra base
+        # layer 11-14 and 16-19 ms in two runs), at the edge of the 33 ms frame interval once the shim
+        # and the receiver share the two cores (design 8).  The intra base
+        # layer gives the queues the dropper the key picture's had.
         encoder = (f"octopussvcenc name=encoder codec=vp9 spatial-layers=3 gop=10000 "
-                   f"spatial-sync=10 bitrate={args.bitrate} "
+                   f"spatial-sync=10 intra-base-sync=true bitrate={args.bitrate} "
                    f"max-bitrate={args.max_bitrate} speed=9 threads=2 follow-bandwidth=true "
                    f"! octopustag policy=quality slack={args.slack_ms}")
     if args.paths:

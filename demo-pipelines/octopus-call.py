@@ -60,6 +60,11 @@ CODEC = {1: "vp8", 2: "vp9"}
 # Case 2's encoder sends a key frame only on request (case2-live-send.py);
 # case 1's has one every GoP of 8.
 REQUEST_KEYFRAME = {1: "false", 2: "true"}
+# A multipath stream's messages are split over both links, whose one-way
+# delays differ by 10 ms before queueing: without a wait, a message whose
+# last fragment took the slower link is late once a newer one completed
+# over the faster (messages-late in receiver-stats.json).
+MULTIPATH_REORDER_WAIT_MS = 30
 
 
 class Receiver:
@@ -70,7 +75,8 @@ class Receiver:
         show = (f"videoconvert ! vp8enc deadline=1 cpu-used=8 ! webmmux ! "
                 f'filesink location="{args.webm}"' if args.webm else "fakesink sync=false")
         self.pipeline = Gst.parse_launch(
-            f'octopussrc name=src port={port} caps="{CAPS[args.case]}" ! tee name=t '
+            f'octopussrc name=src port={port} caps="{CAPS[args.case]}" '
+            f"reorder-wait={args.reorder_wait_ms} ! tee name=t "
             f't. ! queue ! octopusframelog location="{args.out}/received.csv" '
             f"t. ! queue ! octopussvcdec name=dec request-keyframe={REQUEST_KEYFRAME[args.case]} "
             f"! queue ! {show}")
@@ -276,6 +282,11 @@ def main():
     p.add_argument("--delay-ms", type=int, default=30, help="one way")
     p.add_argument("--delay-b-ms", type=int, default=20, help="one way, link b")
     p.add_argument("--seconds", type=float, default=20)
+    p.add_argument("--reorder-wait-ms", type=int,
+                   help="octopussrc reorder-wait: how long a complete message waits for "
+                   "an older one split over the other path (default: 30 with --scheduler, "
+                   "the links' 10 ms difference in one-way delay plus queueing skew; "
+                   "else 0)")
     p.add_argument("--slack-ms", type=int, default=-1,
                    help="octopustag slack (ms) of every message: droppable only after "
                         "queueing this long (-1, the default: the policy's, 10 for "
@@ -298,6 +309,8 @@ def main():
     args.build = os.path.abspath(args.build)
     if args.scheduler and args.single_link:
         p.error("--scheduler (both links) and --single-link exclude each other")
+    if args.reorder_wait_ms is None:
+        args.reorder_wait_ms = MULTIPATH_REORDER_WAIT_MS if args.scheduler else 0
     args.label = args.label or args.scheduler or (
         f"single-{args.single_link}" if args.single_link else args.queue)
     if args.rescore:

@@ -11,8 +11,8 @@
  * spatial layer of each frame in increasing layer order; the last carries
  * GST_BUFFER_FLAG_MARKER.  Each carries GstOctopusMeta with frame_id,
  * spatial_layer, temporal_layer, keyframe (every layer of a GoP's first
- * picture, and the layers above 0 of a spatial-sync picture: they reference
- * no earlier frame) and, in media_bitrate_threshold_bps, the layer's cumulative
+ * picture, and the layers above 0 of a spatial-sync picture, with
+ * intra-base-sync its layer 0 too: they reference no earlier frame) and, in media_bitrate_threshold_bps, the layer's cumulative
  * target media bitrate — what octopustag policy=quality turns into the
  * layer's (link) threshold.
  * Only a key picture's layer 0 lacks GST_BUFFER_FLAG_DELTA_UNIT.
@@ -46,6 +46,7 @@ enum {
   PROP_MTU,
   PROP_GOP,
   PROP_SPATIAL_SYNC,
+  PROP_INTRA_BASE_SYNC,
   PROP_SPEED,
   PROP_MAX_INTRA_BITRATE_PCT,
   PROP_THREADS,
@@ -58,6 +59,7 @@ enum {
 #define DEFAULT_LAYER_FRACTIONS NULL
 #define DEFAULT_BITRATE 2000000
 #define DEFAULT_SPATIAL_SYNC 0
+#define DEFAULT_INTRA_BASE_SYNC FALSE
 #define DEFAULT_FOLLOW_BANDWIDTH FALSE
 /* Above the shipped cellular traces' peak one-second rates (Verizon LTE
  * 16.8 Mbit/s, 5G driving 24.6) only a loopback or LAN estimate goes, where
@@ -86,6 +88,7 @@ struct _GstOctopusSvcEnc {
   guint mtu;
   guint gop;
   guint spatial_sync;
+  gboolean intra_base_sync;
   gint speed;
   guint max_intra_pct;
   guint threads;
@@ -177,6 +180,7 @@ gst_octopus_svc_enc_set_format (GstVideoEncoder *venc,
   s.bitrate = self->bitrate;
   s.gop = self->gop;
   s.spatial_sync = self->spatial_sync;
+  s.intra_base_sync = self->intra_base_sync;
   s.speed = self->speed;
   s.max_intra_pct = self->max_intra_pct;
   s.threads = self->threads;
@@ -330,9 +334,9 @@ gst_octopus_svc_enc_handle_frame (GstVideoEncoder *venc,
     SvcLayerPacket *p = &g_array_index (self->packets, SvcLayerPacket, i);
     gboolean last = i + 1 == self->packets->len;
 
-    /* a spatial sync's upper layers need the layers below: not a sync
-     * point of the stream */
-    if (p->keyframe && p->spatial_layer == 0)
+    /* a spatial sync's upper layers need the layers below, and an intra
+     * base sync needs a started decoder: not sync points of the stream */
+    if (p->keyframe && p->spatial_layer == 0 && !p->base_sync)
       GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (frame);
     frame->output_buffer = layer_buffer (self, p, captured, vp9,
         temporal_scaling);
@@ -454,6 +458,9 @@ gst_octopus_svc_enc_set_property (GObject *object, guint prop_id,
     case PROP_SPATIAL_SYNC:
       self->spatial_sync = g_value_get_uint (value);
       break;
+    case PROP_INTRA_BASE_SYNC:
+      self->intra_base_sync = g_value_get_boolean (value);
+      break;
     case PROP_MAX_INTRA_BITRATE_PCT:
       self->max_intra_pct = g_value_get_uint (value);
       break;
@@ -516,6 +523,9 @@ gst_octopus_svc_enc_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_SPATIAL_SYNC:
       g_value_set_uint (value, self->spatial_sync);
+      break;
+    case PROP_INTRA_BASE_SYNC:
+      g_value_set_boolean (value, self->intra_base_sync);
       break;
     case PROP_MAX_INTRA_BITRATE_PCT:
       g_value_set_uint (value, self->max_intra_pct);
@@ -615,6 +625,16 @@ gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
           "recovers there without a key frame, and a bitrate change takes "
           "effect there; 0 = at key frames only", 0, 10000,
           DEFAULT_SPATIAL_SYNC, rw));
+  g_object_class_install_property (gobject_class, PROP_INTRA_BASE_SYNC,
+      g_param_spec_boolean ("intra-base-sync", "Intra base sync",
+          "VP9 with spatial-sync: a sync picture's layer 0 references no "
+          "earlier frame either (intra-coded, yet an inter frame: a decoder "
+          "must have started at a key frame), so every layer of the picture "
+          "is tagged a key frame and a queue may drop everything older of "
+          "the stream (needs spatial-sync > 0; the layers' key frame flags "
+          "are in GstOctopusMeta, the buffer flags stay those of a delta "
+          "unit)",
+          DEFAULT_INTRA_BASE_SYNC, rw));
   g_object_class_install_property (gobject_class, PROP_MAX_INTRA_BITRATE_PCT,
       g_param_spec_uint ("max-intra-bitrate-pct", "Max intra bitrate pct",
           "Cap on a key frame's size, in percent of a frame's share of the "
@@ -666,6 +686,7 @@ gst_octopus_svc_enc_init (GstOctopusSvcEnc *self)
   self->mtu = DEFAULT_MTU;
   self->gop = DEFAULT_GOP;
   self->spatial_sync = DEFAULT_SPATIAL_SYNC;
+  self->intra_base_sync = DEFAULT_INTRA_BASE_SYNC;
   self->speed = DEFAULT_SPEED;
   self->max_intra_pct = DEFAULT_MAX_INTRA_BITRATE_PCT;
   self->threads = DEFAULT_THREADS;

@@ -164,6 +164,9 @@ settings_valid (const SvcEncoderSettings *s, GError **error)
     why = "a single-layer encoder has one layer";
   else if (s->fps_n == 0 || s->fps_d == 0 || s->gop == 0 || s->bitrate == 0)
     why = "frame rate, GoP and bitrate must be positive";
+  else if (s->intra_base_sync && (s->codec != SVC_CODEC_VP9 || s->no_svc
+          || s->spatial_sync == 0))
+    why = "an intra base sync needs VP9 SVC with spatial syncs";
   if (why)
     g_set_error (error, SVC_ENCODER_ERROR, 0, "invalid settings: %s", why);
   return why == NULL;
@@ -342,7 +345,8 @@ set_vp9_layer_structure (SvcVpxEncoder *enc, const SvcTemporalFrame *f,
     refs.lst_fb_idx[sl] = temporal_slot;
     refs.gld_fb_idx[sl] = sl > 0 ? (gint) SLOT_INTER (sl - 1) : temporal_slot;
     refs.alt_fb_idx[sl] = (gint) SLOT_TL01 (sl);
-    refs.reference_last[sl] = !f->keyframe && !(spatial_sync && sl > 0);
+    refs.reference_last[sl] = !f->keyframe && !(spatial_sync
+        && (sl > 0 || enc->s.intra_base_sync));
     refs.reference_golden[sl] = sl > 0;
     if (f->updates & SVC_SLOT_LAST)
       updates |= 1u << SLOT_TL0 (sl);
@@ -435,7 +439,10 @@ svc_vpx_encoder_encode (SvcVpxEncoder *enc, guint8 *const planes[3],
 
     p->frame_id = (guint32) enc->frames;
     p->temporal_layer = f->temporal_layer;
-    p->keyframe = f->keyframe || (spatial_sync && p->spatial_layer > 0);
+    p->base_sync = spatial_sync && enc->s.intra_base_sync
+        && p->spatial_layer == 0;
+    p->keyframe = f->keyframe || p->base_sync
+        || (spatial_sync && p->spatial_layer > 0);
     p->layer_sync = f->layer_sync;
     p->tl0_pic_idx = enc->tl0_pic_idx;
     p->cumulative_bps = enc->s.no_svc ? enc->rate.current :

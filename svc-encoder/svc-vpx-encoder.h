@@ -32,6 +32,12 @@ typedef struct {
    * so an upper layer lost since recovers there without a key frame; 0: at
    * key frames only */
   guint spatial_sync;
+  /* VP9 with @spatial_sync: a sync picture's layer 0 references no earlier
+   * frame either (intra blocks in an inter frame, as error-resilient mode
+   * keeps no other state across frames), so the whole picture restarts
+   * the stream without a key frame's cost at the upper layers; a decoder
+   * must have started at a key frame */
+  gboolean intra_base_sync;
   gint speed;                   /* libvpx cpu-used */
   /* a key frame's size cap, in percent of a frame's share of the bitrate
    * (libvpx rc_max_intra_bitrate_pct); 0: no cap */
@@ -50,8 +56,12 @@ typedef struct {
   guint32 frame_id;             /* consecutive per encoded frame */
   guint spatial_layer, temporal_layer;
   /* no earlier frame referenced: the picture starts a GoP, or (VP9) a
-   * layer above 0 of a spatial sync picture */
+   * layer above 0 of a spatial sync picture, or its layer 0 too with
+   * intra_base_sync */
   gboolean keyframe;
+  /* layer 0 of an intra base sync: keyframe, yet an inter frame in the
+   * bitstream, so not a point where a decoder may start */
+  gboolean base_sync;
   gboolean layer_sync;          /* VP8: references TL0 only */
   guint8 tl0_pic_idx;           /* VP8: count of TL0 frames, this one included */
   guint64 cumulative_bps;       /* target of layers 0..spatial_layer */

@@ -53,6 +53,7 @@ enum {
   PROP_MAX_PARTIAL_BYTES,
   PROP_MAX_TOTAL_PARTIAL_BYTES,
   PROP_TIMEOUT,
+  PROP_REORDER_WAIT,
   PROP_ACK_EVERY,
   PROP_MAX_PEERS,
   PROP_PEER_TIMEOUT,
@@ -69,6 +70,7 @@ enum {
 #define DEFAULT_MAX_PARTIAL_BYTES OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES
 #define DEFAULT_MAX_TOTAL_PARTIAL_BYTES OCTO_RECEIVER_DEFAULT_PARTIAL_BUDGET
 #define DEFAULT_TIMEOUT (OCTO_RECEIVER_DEFAULT_TIMEOUT / GST_MSECOND)
+#define DEFAULT_REORDER_WAIT 0
 #define DEFAULT_ACK_EVERY OCTO_ACKER_DEFAULT_EVERY
 #define DEFAULT_MAX_PEERS OCTO_PEER_TABLE_DEFAULT_MAX_PEERS
 #define DEFAULT_PEER_TIMEOUT (OCTO_PEER_TABLE_DEFAULT_TIMEOUT / GST_MSECOND)
@@ -108,6 +110,7 @@ struct _GstOctopusSrc {
   guint64 max_partial_bytes;
   guint64 max_total_partial_bytes;
   guint timeout;
+  guint reorder_wait;
   guint ack_every;
   guint max_peers;
   guint peer_timeout;
@@ -270,6 +273,7 @@ build_stats (GstOctopusSrc *self)
       "messages-delivered", G_TYPE_UINT64, sum.messages_delivered,
       "bytes-delivered", G_TYPE_UINT64, sum.bytes_delivered,
       "messages-late", G_TYPE_UINT64, sum.messages_late,
+      "messages-reordered", G_TYPE_UINT64, sum.messages_reordered,
       "messages-timed-out", G_TYPE_UINT64, sum.messages_timed_out,
       "messages-evicted", G_TYPE_UINT64, sum.messages_evicted,
       "messages-too-large", G_TYPE_UINT64, sum.messages_too_large,
@@ -310,6 +314,7 @@ peer_table_config (GstOctopusSrc *self, OctoPeerTableConfig *config)
   config->receiver.max_partial_messages = self->max_partial_messages;
   config->receiver.max_partial_bytes = self->max_partial_bytes;
   config->receiver.timeout = self->timeout * GST_MSECOND;
+  config->receiver.reorder_wait = self->reorder_wait * GST_MSECOND;
   config->receiver.ack_every = self->ack_every;
   config->max_total_partial_bytes = self->max_total_partial_bytes;
   GST_OBJECT_UNLOCK (self);
@@ -703,6 +708,10 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
       self->timeout = g_value_get_uint (value);
       self->peer_config_changed = TRUE;
       break;
+    case PROP_REORDER_WAIT:
+      self->reorder_wait = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
+      break;
     case PROP_ACK_EVERY:
       self->ack_every = g_value_get_uint (value);
       self->peer_config_changed = TRUE;
@@ -787,6 +796,9 @@ gst_octopus_src_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_TIMEOUT:
       g_value_set_uint (value, self->timeout);
+      break;
+    case PROP_REORDER_WAIT:
+      g_value_set_uint (value, self->reorder_wait);
       break;
     case PROP_ACK_EVERY:
       g_value_set_uint (value, self->ack_every);
@@ -874,6 +886,13 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
       g_param_spec_uint ("timeout", "Timeout",
           "Milliseconds after which an incomplete message is given up", 1,
           G_MAXUINT32, DEFAULT_TIMEOUT, rw));
+  g_object_class_install_property (gobject_class, PROP_REORDER_WAIT,
+      g_param_spec_uint ("reorder-wait", "Reorder wait",
+          "Milliseconds a complete message waits for an older incomplete "
+          "message of its stream before overtaking it (which gives that one "
+          "up as late): a multipath sender splits messages over paths of "
+          "different delays; 0 = never wait (one path keeps the order)", 0,
+          1000, DEFAULT_REORDER_WAIT, rw));
   g_object_class_install_property (gobject_class, PROP_ACK_EVERY,
       g_param_spec_uint ("ack-every", "ACK every",
           "Acknowledge after this many packets (or 1 ms)", 1, 64,
@@ -928,6 +947,7 @@ gst_octopus_src_init (GstOctopusSrc *self)
   self->max_partial_bytes = DEFAULT_MAX_PARTIAL_BYTES;
   self->max_total_partial_bytes = DEFAULT_MAX_TOTAL_PARTIAL_BYTES;
   self->timeout = DEFAULT_TIMEOUT;
+  self->reorder_wait = DEFAULT_REORDER_WAIT;
   self->ack_every = DEFAULT_ACK_EVERY;
   self->max_peers = DEFAULT_MAX_PEERS;
   self->peer_timeout = DEFAULT_PEER_TIMEOUT;

@@ -1,10 +1,11 @@
 /* Fuzzes the receiver with a stream of datagrams: the input is split into
  * records (2-byte big-endian length + bytes), each fed to one OctoReceiver
- * under tight memory caps.  It must never read or write out of bounds, stay
- * within its caps, and deliver only messages of their announced length
- * (a layered one: exactly its delivered layers' lengths);
- * qualitative (trimmed) fragments take the same path, and every NACK it
- * queues must parse. */
+ * under tight memory caps and a 5 ms reorder wait, its timer run after
+ * each.  It must never read or write out of bounds, stay within its caps,
+ * deliver only messages of their announced length (a layered one: exactly
+ * its delivered layers' lengths) and, per stream and connection, in
+ * increasing msg_id order; qualitative (trimmed) fragments take the same
+ * path, and every NACK it queues must parse. */
 #include "transport/octo-receiver.h"
 
 #include <stdint.h>
@@ -12,12 +13,39 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
+typedef struct {
+  OctoReceiver *receiver;
+  gboolean have_conn;
+  guint32 conn_id;
+  GHashTable *last_id;          /* stream_id -> last msg_id delivered + 1 */
+} Order;
+
+static void
+check_order (Order *o, const OctoMessage *msg)
+{
+  guint32 conn_id = 0;
+  gpointer stream = GUINT_TO_POINTER ((guint) msg->header.stream_id);
+  gpointer last;
+
+  octo_receiver_connection (o->receiver, &conn_id);
+  if (!o->have_conn || conn_id != o->conn_id)
+    g_hash_table_remove_all (o->last_id);
+  o->have_conn = TRUE;
+  o->conn_id = conn_id;
+  last = g_hash_table_lookup (o->last_id, stream);
+  if (last && !octo_msg_id_newer (msg->header.msg_id,
+          GPOINTER_TO_UINT (last) - 1))
+    abort ();
+  g_hash_table_insert (o->last_id, stream,
+      GUINT_TO_POINTER (msg->header.msg_id + 1));
+}
+
 static void
 check_message (OctoMessage *msg, gpointer user_data)
 {
   guint64 layers = 0;
 
-  (void) user_data;
+  check_order (user_data, msg);
   if (msg->len > 64 * 1024 || msg->layers_delivered > msg->layers_sent ||
       msg->layers_sent > OCTO_CHUNKS_MAX)
     abort ();
@@ -36,11 +64,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   OctoReceiver *r;
   gsize pos = 0;
   OctoTime now = 0;
+  Order order = { 0 };
 
   octo_receiver_config_init (&config);
   config.max_partial_messages = 4;
   config.max_partial_bytes = 64 * 1024;
-  r = octo_receiver_new (&config, check_message, NULL);
+  config.reorder_wait = 5 * OCTO_MSECOND;
+  order.last_id = g_hash_table_new (NULL, NULL);
+  r = octo_receiver_new (&config, check_message, &order);
+  order.receiver = r;
   while (pos + 2 <= size) {
     gsize len = ((gsize) data[pos] << 8) | data[pos + 1];
     pos += 2;
@@ -50,6 +82,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     g_free (pkt);
     pos += len;
     now += OCTO_MSECOND;
+    octo_receiver_on_timer (r, now);
     const OctoReceiverStats *st = octo_receiver_get_stats (r);
     if (st->partial_messages > config.max_partial_messages ||
         st->partial_bytes > config.max_partial_bytes)
@@ -63,5 +96,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   }
   octo_receiver_on_timer (r, now + 10 * OCTO_SECOND);
   octo_receiver_free (r);
+  g_hash_table_unref (order.last_id);
   return 0;
 }

@@ -512,6 +512,82 @@ test_vp9_spatial_sync_recovers_upper_layers (void)
   g_array_unref (packets);
 }
 
+/* Every layer of frames 3 .. *@data - 1 dropped. */
+static gboolean
+keep_none_from_3_to (const SvcLayerPacket *p, gpointer data)
+{
+  return p->frame_id < 3 || p->frame_id >= *(const guint *) data;
+}
+
+/* An intra base sync every 5 frames (4 with temporal layers, whose syncs
+ * are TL0 frames; one key frame, @n_temporal layers): every layer of a
+ * sync picture is tagged a key frame, its layer 0 also a base sync (not a
+ * decoder's starting point); a queue that dropped every layer of the frames
+ * from 3 to the first sync after 9 (a sync among them) leaves that sync and
+ * every later frame decodable, bit-exactly as in the full stream.  Without
+ * intra base syncs nothing after the gap decodes. */
+static void
+test_vp9_intra_base_sync_restarts_every_layer (gconstpointer data)
+{
+  guint n_temporal = GPOINTER_TO_UINT (data);
+  SvcEncoderSettings s = test_settings (SVC_CODEC_VP9, 3, n_temporal,
+      N_FRAMES, 800000);
+  GArray *packets;
+  GHashTable *full, *subset;
+  guint n_decoded, n_refused, resume;
+  gchar *resumed;
+
+  s.spatial_sync = n_temporal == 1 ? SYNC_INTERVAL : 4;
+  s.intra_base_sync = TRUE;
+  resume = (10 + s.spatial_sync - 1) / s.spatial_sync * s.spatial_sync;
+  resumed = g_strdup_printf ("%u/0", resume);
+  packets = encode_frames (&s, N_FRAMES, G_MAXUINT);
+  for (guint i = 0; i < packets->len; i++) {
+    const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
+    gboolean sync = p->frame_id % s.spatial_sync == 0;
+
+    g_assert_cmpint (p->keyframe, ==, sync);
+    g_assert_cmpint (p->base_sync, ==, sync && p->frame_id > 0
+        && p->spatial_layer == 0);
+  }
+  full = decode_stream (SVC_CODEC_VP9, n_temporal, packets, NULL, NULL,
+      &n_decoded, &n_refused);
+  g_assert_cmpuint (n_decoded, ==, packets->len);
+  subset = decode_stream (SVC_CODEC_VP9, n_temporal, packets,
+      keep_none_from_3_to, &resume, &n_decoded, &n_refused);
+  g_assert_cmpuint (n_refused, ==, 0);
+  g_assert_cmpuint (n_decoded, ==, packets->len - (resume - 3) * 3);
+  g_assert_true (g_hash_table_contains (subset, resumed));
+  g_assert_true (g_hash_table_contains (subset, "39/2"));
+  assert_same_pictures (full, subset);
+  g_hash_table_unref (full);
+  g_hash_table_unref (subset);
+  g_array_unref (packets);
+
+  packets = encode_stream (SVC_CODEC_VP9, 3, n_temporal, N_FRAMES,
+      s.spatial_sync, G_MAXUINT);
+  subset = decode_stream (SVC_CODEC_VP9, n_temporal, packets,
+      keep_none_from_3_to, &resume, &n_decoded, &n_refused);
+  g_assert_cmpuint (n_decoded, ==, 3 * 3);
+  g_hash_table_unref (subset);
+  g_array_unref (packets);
+  g_free (resumed);
+}
+
+/* An intra base sync needs spatial syncs of VP9 SVC. */
+static void
+test_intra_base_sync_needs_spatial_sync (void)
+{
+  SvcEncoderSettings s = test_settings (SVC_CODEC_VP9, 3, 1, 10, 800000);
+  GError *error = NULL;
+
+  s.intra_base_sync = TRUE;
+  g_assert_null (svc_vpx_encoder_new (&s, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "spatial syncs"));
+  g_clear_error (&error);
+}
+
 /* Bytes of frame 0 (the key picture, every layer) encoded with a key
  * frame cap of @max_intra_pct. */
 static gsize
@@ -643,6 +719,12 @@ main (int argc, char **argv)
       test_bitrate_change_waits_for_gop_start);
   g_test_add_func ("/svc/codec/vp9-spatial-sync-recovers-upper-layers",
       test_vp9_spatial_sync_recovers_upper_layers);
+  g_test_add_data_func ("/svc/codec/vp9-intra-base-sync/1t",
+      GUINT_TO_POINTER (1), test_vp9_intra_base_sync_restarts_every_layer);
+  g_test_add_data_func ("/svc/codec/vp9-intra-base-sync/3t",
+      GUINT_TO_POINTER (3), test_vp9_intra_base_sync_restarts_every_layer);
+  g_test_add_func ("/svc/codec/intra-base-sync-needs-spatial-sync",
+      test_intra_base_sync_needs_spatial_sync);
   g_test_add_func ("/svc/codec/key-frame-cap", test_key_frame_cap);
   g_test_add_func ("/svc/codec/top-layer-quality",
       test_top_layer_quality_is_real);

@@ -481,6 +481,50 @@ GST_START_TEST (test_octopussvcdec_shows_highest_decodable_layer)
 
 GST_END_TEST;
 
+#define VP9_SYNC_ENC "octopussvcenc codec=vp9 spatial-layers=3 gop=1000 " \
+    "spatial-sync=5 bitrate=600000 speed=8"
+
+/* Spatial syncs every 5 frames, one key frame, the losses of keep_some:
+ * the upper layers recover at the syncs (5, 10), and after the lost Q0 of
+ * frame 11 the stream recovers at the next sync (15) only with
+ * intra-base-sync, whose sync pictures octopustag tags as key pictures
+ * (Q0 a dropper of threshold 0) while their Q0 stays a delta unit. */
+GST_START_TEST (test_intra_base_sync_recovers_lost_q0_without_key_frame)
+{
+  static const gint syncs[20] = { 2, 2, 1, 1, 1, 2, 0, 0, 0, 0, 2, -1, -1, -1,
+    -1, 2, 2, 2, 2, 2
+  };
+  static const gint upper_only[20] = { 2, 2, 1, 1, 1, 2, 0, 0, 0, 0, 2, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1
+  };
+  GstHarness *h = encoder_harness (VP9_SYNC_ENC " intra-base-sync=true "
+      "! octopustag policy=quality");
+  GPtrArray *out = encode (h, 0, 11);
+
+  for (guint i = 0; i < out->len; i++) {
+    GstBuffer *b = g_ptr_array_index (out, i);
+    GstOctopusMeta *m = gst_buffer_get_octopus_meta (b);
+    gboolean sync = m->frame_id % 5 == 0;
+
+    fail_unless_equals_int (m->keyframe, sync);
+    fail_unless_equals_int (m->drop, sync);
+    if (m->spatial_layer == 0) {
+      fail_unless_equals_int (m->priority_threshold, 0);
+      fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (b,
+              GST_BUFFER_FLAG_DELTA_UNIT), m->frame_id > 0);
+    }
+  }
+  g_ptr_array_unref (out);
+  gst_harness_teardown (h);
+
+  assert_shown (decode_with_losses (VP9_SYNC_ENC " intra-base-sync=true", 20,
+          keep_some, "octopussvcdec"), syncs, 20);
+  assert_shown (decode_with_losses (VP9_SYNC_ENC, 20, keep_some,
+          "octopussvcdec"), upper_only, 20);
+}
+
+GST_END_TEST;
+
 /* Q0 lost at frame 11 (keep_some): with request-keyframe one upstream
  * force-key-unit event for frames 12-14 (80 ms of stream time, under the
  * 500 ms between requests); none without it. */
@@ -688,6 +732,7 @@ svc_suite (void)
   tcase_add_test (tc, test_flush_restarts_with_key_picture);
   tcase_add_test (tc, test_octopussvcdec_shows_highest_decodable_layer);
   tcase_add_test (tc, test_octopussvcdec_requests_keyframe_when_q0_lost);
+  tcase_add_test (tc, test_intra_base_sync_recovers_lost_q0_without_key_frame);
   tcase_add_test (tc, test_octopussvcdec_vp9_spatial_and_temporal_losses);
   tcase_add_test (tc, test_octopussvcdec_vp8_skips_frames_with_lost_references);
   tcase_add_test (tc, test_octopussvcdec_needs_no_caps_behind_octopussrc);

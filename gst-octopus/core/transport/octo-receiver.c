@@ -24,10 +24,19 @@ typedef struct {
   GList *link;                  /* in OctoReceiver.by_age */
 } Partial;
 
+/* A complete message waiting for an older partial of its stream. */
+typedef struct {
+  OctoMessage msg;
+  OctoTime deadline;
+  gboolean waited;              /* not delivered when it completed */
+  GList *age_link;              /* in OctoReceiver.held_by_age */
+} Held;
+
 typedef struct {
   gboolean delivered_any;
   guint32 last_delivered;
   guint32 n_partials;
+  GQueue held;                  /* Held, by msg_id */
 } StreamState;
 
 struct _OctoReceiver {
@@ -38,6 +47,8 @@ struct _OctoReceiver {
   GHashTable *partials;         /* &key -> Partial */
   GQueue by_age;                /* oldest first */
   GHashTable *streams;          /* stream_id -> StreamState */
+  GQueue held_by_age;           /* Held of every stream, by deadline */
+  guint64 held_bytes;
   gboolean have_conn;
   guint32 conn_id;
   guint32 retired[OCTO_RECEIVER_RETIRED_CONNS];
@@ -53,9 +64,22 @@ octo_receiver_config_init (OctoReceiverConfig *config)
   config->max_partial_messages = OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_MESSAGES;
   config->max_partial_bytes = OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES;
   config->timeout = OCTO_RECEIVER_DEFAULT_TIMEOUT;
+  config->reorder_wait = 0;
   config->ack_every = OCTO_ACKER_DEFAULT_EVERY;
   config->ack_delay = OCTO_ACKER_DEFAULT_DELAY;
   config->budget = NULL;
+}
+
+static void
+stream_state_free (StreamState *st)
+{
+  Held *h;
+
+  while ((h = g_queue_pop_head (&st->held))) {
+    g_free (h->msg.data);
+    g_free (h);
+  }
+  g_free (st);
 }
 
 static void
@@ -82,7 +106,9 @@ octo_receiver_new (const OctoReceiverConfig *config, OctoMessageFunc func,
   r->partials = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
       (GDestroyNotify) partial_free);
   g_queue_init (&r->by_age);
-  r->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  r->streams = g_hash_table_new_full (NULL, NULL, NULL,
+      (GDestroyNotify) stream_state_free);
+  g_queue_init (&r->held_by_age);
   r->nacks = g_array_new (FALSE, FALSE, sizeof (OctoNack));
   return r;
 }
@@ -93,8 +119,10 @@ octo_receiver_free (OctoReceiver *receiver)
   if (!receiver)
     return;
   if (receiver->config.budget)
-    receiver->config.budget->held -= receiver->stats.partial_bytes;
+    receiver->config.budget->held -= receiver->stats.partial_bytes +
+        receiver->held_bytes;
   g_queue_clear (&receiver->by_age);
+  g_queue_clear (&receiver->held_by_age);
   g_hash_table_unref (receiver->partials);
   g_hash_table_unref (receiver->streams);
   g_array_free (receiver->nacks, TRUE);
@@ -167,12 +195,106 @@ deliver (OctoReceiver *r, StreamState *st, OctoMessage *msg)
   r->func (msg, r->user_data);
 }
 
+/* Whether a partial of @stream_id older than @msg_id is pending, which
+ * delivering @msg_id would give up. */
+static gboolean
+older_partial_pending (const OctoReceiver *r, guint16 stream_id,
+    const StreamState *st, guint32 msg_id)
+{
+  if (st->n_partials == 0)
+    return FALSE;
+  for (const GList * l = r->by_age.head; l; l = l->next) {
+    const Partial *p = l->data;
+    guint32 id = (guint32) p->key;
+    if ((guint16) (p->key >> 32) == stream_id && octo_msg_id_newer (msg_id, id)
+        && (!st->delivered_any || octo_msg_id_newer (id, st->last_delivered)))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Delivers @st's waiting messages, oldest first, each once no older partial
+ * is pending; one whose wait ended (or, with @force, not newer than
+ * @force_id) goes anyway, with every older one. */
+static void
+release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
+    OctoTime now, gboolean force, guint32 force_id)
+{
+  Held *h;
+
+  for (GList * l = st->held.head; l; l = l->next) {
+    h = l->data;
+    if (h->deadline <= now && (!force
+            || octo_msg_id_newer (h->msg.header.msg_id, force_id))) {
+      force = TRUE;
+      force_id = h->msg.header.msg_id;
+    }
+  }
+  while ((h = g_queue_peek_head (&st->held))) {
+    gboolean forced = force
+        && !octo_msg_id_newer (h->msg.header.msg_id, force_id);
+    if (!forced && older_partial_pending (r, stream_id, st,
+            h->msg.header.msg_id))
+      break;
+    g_queue_pop_head (&st->held);
+    g_queue_delete_link (&r->held_by_age, h->age_link);
+    r->held_bytes -= h->msg.len;
+    if (r->config.budget)
+      r->config.budget->held -= h->msg.len;
+    if (h->waited)
+      r->stats.messages_reordered++;
+    deliver (r, st, &h->msg);
+    g_free (h);
+  }
+}
+
+static gboolean over_caps (const OctoReceiver *r, guint32 len);
+
+/* A message is complete.  Without a reorder wait it is delivered now; with
+ * one it joins its stream's waiting messages (in msg_id order: it may be
+ * the partial newer ones waited for), which go as far as nothing older is
+ * pending; a message that would pass the memory caps goes at once, with
+ * every older waiting one. */
+static void
+complete (OctoReceiver *r, StreamState *st, OctoMessage *msg, OctoTime now)
+{
+  guint16 stream_id = msg->header.stream_id;
+  guint32 msg_id = msg->header.msg_id;
+  gboolean force;
+  Held *h;
+  GList *l;
+
+  if (r->config.reorder_wait == 0) {
+    deliver (r, st, msg);
+    return;
+  }
+  force = over_caps (r, msg->len);
+  h = g_new0 (Held, 1);
+  h->msg = *msg;
+  h->deadline = now + r->config.reorder_wait;
+  for (l = st->held.tail; l && octo_msg_id_newer (((Held *) l->data)->
+          msg.header.msg_id, msg_id); l = l->prev);
+  if (l)
+    g_queue_insert_after (&st->held, l, h);
+  else
+    g_queue_push_head (&st->held, h);
+  g_queue_push_tail (&r->held_by_age, h);
+  h->age_link = r->held_by_age.tail;
+  r->held_bytes += msg->len;
+  if (r->config.budget)
+    r->config.budget->held += msg->len;
+  release_held (r, stream_id, st, now, force, msg_id);
+  if (g_queue_find (&st->held, h))
+    h->waited = TRUE;
+}
+
 static gboolean
 over_caps (const OctoReceiver *r, guint32 len)
 {
   const OctoPartialBudget *budget = r->config.budget;
   return r->stats.partial_messages >= r->config.max_partial_messages ||
-      r->stats.partial_bytes + len > r->config.max_partial_bytes ||
+      r->stats.partial_bytes + r->held_bytes + len >
+      r->config.max_partial_bytes ||
       (budget && budget->held + len > budget->limit);
 }
 
@@ -272,7 +394,7 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   };
   p->data = NULL;
   remove_partial (r, p);
-  deliver (r, st, &msg);
+  complete (r, st, &msg, now);
 }
 
 /* A trimmed packet is NACKed (Algorithm 2) whether or not its message is
@@ -349,7 +471,7 @@ add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
     memcpy (msg.layer_len, frag.layout.len, usable * sizeof msg.layer_len[0]);
   }
   remove_partial (r, p);
-  deliver (r, st, &msg);
+  complete (r, st, &msg, now);
 }
 
 gsize
@@ -387,6 +509,11 @@ replace_connection (OctoReceiver *r, guint32 conn_id)
     r->stats.messages_abandoned++;
     give_up_partial (r, r->by_age.head->data);
   }
+  r->stats.messages_abandoned += r->held_by_age.length;
+  if (r->config.budget)
+    r->config.budget->held -= r->held_bytes;
+  r->held_bytes = 0;
+  g_queue_clear (&r->held_by_age);
   g_hash_table_remove_all (r->streams);
   g_array_set_size (r->nacks, 0);
   for (guint p = 0; p < OCTO_RECEIVER_MAX_PATHS; p++)
@@ -473,7 +600,7 @@ octo_receiver_on_path_packet (OctoReceiver *r, const guint8 *data, gsize len,
       .first_arrival = now,
       .complete_time = now,
     };
-    deliver (r, st, &msg);
+    complete (r, st, &msg, now);
     return res;
   }
   add_fragment (r, st, &pkt, now);
@@ -490,6 +617,17 @@ octo_receiver_on_timer (OctoReceiver *r, OctoTime now)
     r->stats.messages_timed_out++;
     give_up_partial (r, p);
   }
+  /* a message waiting for a partial just given up, or whose wait ended */
+  while (r->held_by_age.head) {
+    Held *h = r->held_by_age.head->data;
+    guint16 stream_id = h->msg.header.stream_id;
+    StreamState *st = stream_state (r, stream_id);
+    guint before = r->held_by_age.length;
+
+    release_held (r, stream_id, st, now, FALSE, 0);
+    if (r->held_by_age.length == before)
+      break;
+  }
 }
 
 OctoTime
@@ -503,6 +641,8 @@ octo_receiver_next_deadline (const OctoReceiver *r)
     const Partial *p = r->by_age.head->data;
     t = MIN (t, p->first_arrival + r->config.timeout);
   }
+  if (r->held_by_age.head)
+    t = MIN (t, ((const Held *) r->held_by_age.head->data)->deadline);
   return t;
 }
 

@@ -1,9 +1,14 @@
 /* gst-octopus core: the receiving side of Octopus transport connections.
  *
  * Reassembles messages from data packets and hands every complete message
- * over at once, in increasing msg_id order per stream without ever waiting:
- * a message older than (or equal to) one already delivered on its stream is
- * late and discarded, and partial messages it overtook are given up.
+ * over at once, in increasing msg_id order per stream: a message older than
+ * (or equal to) one already delivered on its stream is late and discarded,
+ * and partial messages it overtook are given up.  With @reorder_wait > 0 a
+ * complete message that overtook an older partial of its stream waits up
+ * to that long for it (a multipath stream's messages are split over paths
+ * of different delays, so an older message often completes just after a
+ * newer one); it goes at once when no older partial is pending any more.
+ * Waiting messages count towards the memory caps below.
  *
  * Memory is bounded: at most @max_partial_messages partial messages holding
  * at most @max_partial_bytes (each allocated at its full announced length);
@@ -54,6 +59,9 @@ typedef struct {
   guint32 max_partial_messages;
   guint64 max_partial_bytes;    /* also the largest message accepted */
   OctoTime timeout;
+  /* the longest a complete message waits for an older partial of its
+   * stream; 0: never waits */
+  OctoTime reorder_wait;
   guint32 ack_every;
   OctoTime ack_delay;
   OctoPartialBudget *budget;    /* nullable; shared, outlives the receiver */
@@ -101,6 +109,7 @@ typedef struct {
   guint64 packets_late;         /* of a message older than one delivered */
   guint64 messages_delivered, bytes_delivered;
   guint64 messages_late;        /* given up: a newer message was delivered */
+  guint64 messages_reordered;   /* delivered after waiting for an older one */
   guint64 messages_timed_out;
   guint64 messages_evicted;     /* given up to stay within the memory caps */
   guint64 messages_too_large;   /* announced length above max_partial_bytes
@@ -146,7 +155,8 @@ gboolean octo_receiver_connection (const OctoReceiver *receiver,
  * OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN carry OCTO_ACK_FLAG_KEYFRAME_REQUEST. */
 void octo_receiver_request_keyframe (OctoReceiver *receiver, OctoTime now);
 
-/* Gives up timed-out partial messages. */
+/* Gives up timed-out partial messages and delivers complete ones whose
+ * reorder wait ended. */
 void octo_receiver_on_timer (OctoReceiver *receiver, OctoTime now);
 /* The next time on_timer or an ACK is due; OCTO_TIME_NONE if neither. */
 OctoTime octo_receiver_next_deadline (const OctoReceiver *receiver);

@@ -196,6 +196,126 @@ test_late_message_is_discarded_and_counted (void)
   sink_clear (&sink);
 }
 
+static OctoReceiver *
+new_reordering_receiver (Sink *sink, OctoTime wait)
+{
+  OctoReceiverConfig c;
+  octo_receiver_config_init (&c);
+  c.reorder_wait = wait;
+  sink_init (sink);
+  return octo_receiver_new (&c, collect, sink);
+}
+
+/* With a 20 ms reorder wait: message 2 completes while message 1 is
+ * partial and waits; message 1 completes 5 ms later and both go, in order
+ * (byte-exact); message 3 completes with no older partial and goes at
+ * once.  Then message 5 waits for partial 4, which never completes: at its
+ * deadline (not before) 5 goes and 4 is late. */
+static void
+test_reorder_wait_delivers_in_order (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_reordering_receiver (&sink, 20 * OCTO_MSECOND);
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
+  const OctoReceiverStats *st = octo_receiver_get_stats (r);
+
+  packetize (&w, 0, 1, 1000);   /* packets 0..2 */
+  packetize (&w, 0, 2, 100);    /* packet 3 */
+  packetize (&w, 0, 3, 100);    /* packet 4 */
+  packetize (&w, 0, 4, 1000);   /* packets 5..7 */
+  packetize (&w, 0, 5, 100);    /* packet 8 */
+  feed (r, w.packets->pdata[0], 0);
+  feed (r, w.packets->pdata[3], 1 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 0);
+  g_assert_cmpuint (octo_receiver_next_deadline (r), <=, 21 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[1], 5 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[2], 6 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 2);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 0), ==, 1);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 1), ==, 2);
+  for (guint i = 0; i < 2; i++) {
+    gsize n;
+    const guint8 *d = g_bytes_get_data (sink.payloads->pdata[i], &n);
+    guint8 *expect = make_message (i + 1, i == 0 ? 1000 : 100);
+    g_assert_cmpmem (d, n, expect, i == 0 ? 1000 : 100);
+    g_free (expect);
+  }
+  feed (r, w.packets->pdata[4], 7 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 3);
+  g_assert_cmpuint (st->messages_reordered, ==, 1);
+
+  feed (r, w.packets->pdata[5], 10 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[8], 11 * OCTO_MSECOND);
+  octo_receiver_on_timer (r, 30 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 3);
+  octo_receiver_on_timer (r, 31 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 4);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 3), ==, 5);
+  g_assert_cmpuint (st->messages_late, ==, 1);
+  g_assert_cmpuint (st->messages_reordered, ==, 2);
+  g_assert_cmpuint (st->partial_messages, ==, 0);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
+/* Waiting messages are released oldest first whatever order they
+ * completed in, and one whose wait ended takes every older one with it:
+ * partial 1 pending, 3 completes (waits until 21 ms), then 2 (waits until
+ * 25 ms); at 21 ms 2 and 3 go, in order, and 1 is late.  A message that
+ * would pass the memory cap goes at once, with the older waiting ones:
+ * partial 4 holds 1500 of 2500 bytes, 5 (800) waits, 6 (300) would make
+ * 2600.  A receiver freed while a message waits frees it (ASan checks). */
+static void
+test_reorder_wait_is_ordered_and_bounded (void)
+{
+  Sink sink;
+  OctoReceiverConfig c;
+  OctoReceiver *r;
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
+  static const gsize sizes[] = { 1000, 100, 100, 1500, 800, 300, 1000, 100 };
+  guint first[G_N_ELEMENTS (sizes) + 2];
+
+  octo_receiver_config_init (&c);
+  c.reorder_wait = 20 * OCTO_MSECOND;
+  c.max_partial_bytes = 2500;
+  sink_init (&sink);
+  r = octo_receiver_new (&c, collect, &sink);
+  /* message i + 1's packets start at first[i + 1] */
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    first[i + 1] = w.packets->len;
+    packetize (&w, 0, i + 1, sizes[i]);
+  }
+  g_assert_cmpuint (first[7] - first[6], ==, 1);
+  feed (r, w.packets->pdata[first[1]], 0);
+  feed (r, w.packets->pdata[first[3]], 1 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[first[2]], 5 * OCTO_MSECOND);
+  octo_receiver_on_timer (r, 20 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 0);
+  octo_receiver_on_timer (r, 21 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 2);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 0), ==, 2);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 1), ==, 3);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_late, ==, 1);
+
+  feed (r, w.packets->pdata[first[4]], 30 * OCTO_MSECOND);
+  for (guint i = first[5]; i < first[6]; i++)
+    feed (r, w.packets->pdata[i], 31 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 2);
+  feed (r, w.packets->pdata[first[6]], 32 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 4);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 2), ==, 5);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 3), ==, 6);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_late, ==, 2);
+
+  feed (r, w.packets->pdata[first[7]], 40 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[first[8]], 41 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 4);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+  g_ptr_array_unref (w.packets);
+}
+
 static void
 test_partial_overtaken_by_newer_message_is_given_up (void)
 {
@@ -724,6 +844,10 @@ main (int argc, char **argv)
   g_test_add_func
       ("/transport/receiver/reassembly-under-loss-reordering-and-duplication",
       test_reassembly_under_loss_reordering_and_duplication);
+  g_test_add_func ("/transport/receiver/reorder-wait-delivers-in-order",
+      test_reorder_wait_delivers_in_order);
+  g_test_add_func ("/transport/receiver/reorder-wait-is-ordered-and-bounded",
+      test_reorder_wait_is_ordered_and_bounded);
   g_test_add_func ("/transport/receiver/late-message-is-discarded-and-counted",
       test_late_message_is_discarded_and_counted);
   g_test_add_func
