@@ -12,9 +12,10 @@
  * GST_BUFFER_FLAG_MARKER.  Each carries GstOctopusMeta with frame_id,
  * spatial_layer, temporal_layer, keyframe (every layer of a GoP's first
  * picture, and the layers above 0 of a spatial-sync picture, with
- * intra-base-sync its layer 0 too: they reference no earlier frame) and, in media_bitrate_threshold_bps, the layer's cumulative
- * target media bitrate — what octopustag policy=quality turns into the
- * layer's (link) threshold.
+ * intra-base-sync its layer 0 too: they reference no earlier frame) and,
+ * in media_bitrate_threshold_bps, the layer's cumulative target media
+ * bitrate — what octopustag policy=quality turns into the layer's (link)
+ * threshold.
  * Only a key picture's layer 0 lacks GST_BUFFER_FLAG_DELTA_UNIT.
  *
  * Both: capture_time = the clock time of the frame's PTS (NONE for frames

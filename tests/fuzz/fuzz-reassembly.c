@@ -17,7 +17,7 @@ typedef struct {
   OctoReceiver *receiver;
   gboolean have_conn;
   guint32 conn_id;
-  GHashTable *last_id;          /* stream_id -> last msg_id delivered + 1 */
+  GHashTable *last_id;          /* stream_id -> last msg_id delivered */
 } Order;
 
 static void
@@ -32,12 +32,11 @@ check_order (Order *o, const OctoMessage *msg)
     g_hash_table_remove_all (o->last_id);
   o->have_conn = TRUE;
   o->conn_id = conn_id;
-  last = g_hash_table_lookup (o->last_id, stream);
-  if (last && !octo_msg_id_newer (msg->header.msg_id,
-          GPOINTER_TO_UINT (last) - 1))
+  if (g_hash_table_lookup_extended (o->last_id, stream, NULL, &last)
+      && !octo_msg_id_newer (msg->header.msg_id, GPOINTER_TO_UINT (last)))
     abort ();
   g_hash_table_insert (o->last_id, stream,
-      GUINT_TO_POINTER (msg->header.msg_id + 1));
+      GUINT_TO_POINTER (msg->header.msg_id));
 }
 
 static void
@@ -85,7 +84,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     octo_receiver_on_timer (r, now);
     const OctoReceiverStats *st = octo_receiver_get_stats (r);
     if (st->partial_messages > config.max_partial_messages ||
-        st->partial_bytes > config.max_partial_bytes)
+        st->partial_bytes + st->waiting_bytes > config.max_partial_bytes)
       abort ();
     guint8 ack[OCTO_ACK_MAX_LEN], nack[OCTO_NACK_LEN];
     octo_receiver_poll_ack (r, now, ack, NULL);

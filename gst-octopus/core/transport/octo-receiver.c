@@ -48,7 +48,6 @@ struct _OctoReceiver {
   GQueue by_age;                /* oldest first */
   GHashTable *streams;          /* stream_id -> StreamState */
   GQueue held_by_age;           /* Held of every stream, by deadline */
-  guint64 held_bytes;
   gboolean have_conn;
   guint32 conn_id;
   guint32 retired[OCTO_RECEIVER_RETIRED_CONNS];
@@ -120,7 +119,7 @@ octo_receiver_free (OctoReceiver *receiver)
     return;
   if (receiver->config.budget)
     receiver->config.budget->held -= receiver->stats.partial_bytes +
-        receiver->held_bytes;
+        receiver->stats.waiting_bytes;
   g_queue_clear (&receiver->by_age);
   g_queue_clear (&receiver->held_by_age);
   g_hash_table_unref (receiver->partials);
@@ -195,8 +194,26 @@ deliver (OctoReceiver *r, StreamState *st, OctoMessage *msg)
   r->func (msg, r->user_data);
 }
 
+/* Whether @len more bytes would pass the byte caps (own and shared). */
+static gboolean
+over_byte_caps (const OctoReceiver *r, guint32 len)
+{
+  const OctoPartialBudget *budget = r->config.budget;
+  return r->stats.partial_bytes + r->stats.waiting_bytes + len >
+      r->config.max_partial_bytes || (budget
+      && budget->held + len > budget->limit);
+}
+
+static gboolean
+over_caps (const OctoReceiver *r, guint32 len)
+{
+  return r->stats.partial_messages >= r->config.max_partial_messages ||
+      over_byte_caps (r, len);
+}
+
 /* Whether a partial of @stream_id older than @msg_id is pending, which
- * delivering @msg_id would give up. */
+ * delivering @msg_id would give up.  (A msg_id merely missing is not waited
+ * for: senders drop messages, and padding takes msg_ids too.) */
 static gboolean
 older_partial_pending (const OctoReceiver *r, guint16 stream_id,
     const StreamState *st, guint32 msg_id)
@@ -206,8 +223,9 @@ older_partial_pending (const OctoReceiver *r, guint16 stream_id,
   for (const GList * l = r->by_age.head; l; l = l->next) {
     const Partial *p = l->data;
     guint32 id = (guint32) p->key;
-    if ((guint16) (p->key >> 32) == stream_id && octo_msg_id_newer (msg_id, id)
-        && (!st->delivered_any || octo_msg_id_newer (id, st->last_delivered)))
+    /* every partial is newer than the last delivered (late packets are
+     * refused, older partials given up) */
+    if ((guint16) (p->key >> 32) == stream_id && octo_msg_id_newer (msg_id, id))
       return TRUE;
   }
   return FALSE;
@@ -238,7 +256,8 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
       break;
     g_queue_pop_head (&st->held);
     g_queue_delete_link (&r->held_by_age, h->age_link);
-    r->held_bytes -= h->msg.len;
+    r->stats.waiting_messages--;
+    r->stats.waiting_bytes -= h->msg.len;
     if (r->config.budget)
       r->config.budget->held -= h->msg.len;
     if (h->waited)
@@ -247,8 +266,6 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
     g_free (h);
   }
 }
-
-static gboolean over_caps (const OctoReceiver *r, guint32 len);
 
 /* A message is complete.  Without a reorder wait it is delivered now; with
  * one it joins its stream's waiting messages (in msg_id order: it may be
@@ -261,41 +278,35 @@ complete (OctoReceiver *r, StreamState *st, OctoMessage *msg, OctoTime now)
   guint16 stream_id = msg->header.stream_id;
   guint32 msg_id = msg->header.msg_id;
   gboolean force;
-  Held *h;
+  Held *mine, *h;
   GList *l;
 
   if (r->config.reorder_wait == 0) {
     deliver (r, st, msg);
     return;
   }
-  force = over_caps (r, msg->len);
-  h = g_new0 (Held, 1);
-  h->msg = *msg;
-  h->deadline = now + r->config.reorder_wait;
+  force = over_byte_caps (r, msg->len);
+  mine = g_new0 (Held, 1);
+  mine->msg = *msg;
+  mine->deadline = now + r->config.reorder_wait;
   for (l = st->held.tail; l && octo_msg_id_newer (((Held *) l->data)->
           msg.header.msg_id, msg_id); l = l->prev);
   if (l)
-    g_queue_insert_after (&st->held, l, h);
+    g_queue_insert_after (&st->held, l, mine);
   else
-    g_queue_push_head (&st->held, h);
-  g_queue_push_tail (&r->held_by_age, h);
-  h->age_link = r->held_by_age.tail;
-  r->held_bytes += msg->len;
+    g_queue_push_head (&st->held, mine);
+  g_queue_push_tail (&r->held_by_age, mine);
+  mine->age_link = r->held_by_age.tail;
+  r->stats.waiting_messages++;
+  r->stats.waiting_bytes += msg->len;
   if (r->config.budget)
     r->config.budget->held += msg->len;
   release_held (r, stream_id, st, now, force, msg_id);
-  if (g_queue_find (&st->held, h))
-    h->waited = TRUE;
-}
-
-static gboolean
-over_caps (const OctoReceiver *r, guint32 len)
-{
-  const OctoPartialBudget *budget = r->config.budget;
-  return r->stats.partial_messages >= r->config.max_partial_messages ||
-      r->stats.partial_bytes + r->held_bytes + len >
-      r->config.max_partial_bytes ||
-      (budget && budget->held + len > budget->limit);
+  /* released oldest first: @mine still waits iff the oldest waiting one is
+   * not newer */
+  h = g_queue_peek_head (&st->held);
+  if (h && !octo_msg_id_newer (h->msg.header.msg_id, msg_id))
+    mine->waited = TRUE;
 }
 
 static gboolean
@@ -307,6 +318,15 @@ make_room (OctoReceiver *r, guint32 len)
     return FALSE;
   }
   while (over_caps (r, len)) {
+    if (r->held_by_age.head) {
+      /* complete messages: deliver the longest waiting (and older ones)
+       * rather than give up a partial */
+      Held *h = r->held_by_age.head->data;
+      guint16 stream_id = h->msg.header.stream_id;
+      release_held (r, stream_id, stream_state (r, stream_id), 0, TRUE,
+          h->msg.header.msg_id);
+      continue;
+    }
     if (!r->by_age.head) {
       /* Theirs to give up, by timeout or to their own new partials. */
       r->stats.messages_refused++;
@@ -324,6 +344,12 @@ new_partial (OctoReceiver *r, StreamState *st, guint64 key,
 {
   if (!make_room (r, pkt->msg_len))
     return NULL;
+  /* making room may have delivered waiting messages past this one */
+  if (st->delivered_any
+      && !octo_msg_id_newer (pkt->header.msg_id, st->last_delivered)) {
+    r->stats.messages_late++;
+    return NULL;
+  }
   Partial *p = g_new0 (Partial, 1);
   p->key = key;
   p->header = pkt->header;
@@ -511,8 +537,9 @@ replace_connection (OctoReceiver *r, guint32 conn_id)
   }
   r->stats.messages_abandoned += r->held_by_age.length;
   if (r->config.budget)
-    r->config.budget->held -= r->held_bytes;
-  r->held_bytes = 0;
+    r->config.budget->held -= r->stats.waiting_bytes;
+  r->stats.waiting_bytes = 0;
+  r->stats.waiting_messages = 0;
   g_queue_clear (&r->held_by_age);
   g_hash_table_remove_all (r->streams);
   g_array_set_size (r->nacks, 0);
@@ -520,6 +547,17 @@ replace_connection (OctoReceiver *r, guint32 conn_id)
     octo_acker_init (&r->ackers[p], r->config.ack_every, r->config.ack_delay);
   r->conn_id = conn_id;
   r->stats.connections_replaced++;
+}
+
+/* A copy of a waiting message (a multipath sender resends a down path's
+ * packets over another) must not complete it twice. */
+static gboolean
+is_waiting (const StreamState *st, guint32 msg_id)
+{
+  for (const GList * l = st->held.head; l; l = l->next)
+    if (((const Held *) l->data)->msg.header.msg_id == msg_id)
+      return TRUE;
+  return FALSE;
 }
 
 OctoDataParseResult
@@ -587,6 +625,10 @@ octo_receiver_on_path_packet (OctoReceiver *r, const guint8 *data, gsize len,
       r->stats.messages_late++;
     return res;
   }
+  if (is_waiting (st, pkt.header.msg_id)) {
+    r->stats.packets_duplicate++;
+    return res;
+  }
   if (pkt.flags & OCTO_DATA_FLAG_CHUNKED) {
     add_qualitative (r, st, &pkt, &frag, now);
     return res;
@@ -617,17 +659,20 @@ octo_receiver_on_timer (OctoReceiver *r, OctoTime now)
     r->stats.messages_timed_out++;
     give_up_partial (r, p);
   }
-  /* a message waiting for a partial just given up, or whose wait ended */
-  while (r->held_by_age.head) {
-    Held *h = r->held_by_age.head->data;
-    guint16 stream_id = h->msg.header.stream_id;
-    StreamState *st = stream_state (r, stream_id);
-    guint before = r->held_by_age.length;
+  /* messages whose wait ended or whose older partial was just given up,
+   * of every stream (a release frees entries: start over after one) */
+  gboolean released;
+  do {
+    released = FALSE;
+    for (GList * l = r->held_by_age.head; l && !released; l = l->next) {
+      Held *h = l->data;
+      guint16 stream_id = h->msg.header.stream_id;
+      guint before = r->held_by_age.length;
 
-    release_held (r, stream_id, st, now, FALSE, 0);
-    if (r->held_by_age.length == before)
-      break;
-  }
+      release_held (r, stream_id, stream_state (r, stream_id), now, FALSE, 0);
+      released = r->held_by_age.length != before;
+    }
+  } while (released);
 }
 
 OctoTime

@@ -126,6 +126,8 @@ typedef struct {
   guint64 keyframe_requests;    /* octo_receiver_request_keyframe() calls */
   guint32 partial_messages;     /* now */
   guint64 partial_bytes;        /* now */
+  guint32 waiting_messages;     /* now: complete, in their reorder wait */
+  guint64 waiting_bytes;        /* now; within the caps with partial_bytes */
 } OctoReceiverStats;
 
 /* How long a key-frame request rides on the ACKs: a few ACKs' worth, under

@@ -259,6 +259,107 @@ test_reorder_wait_delivers_in_order (void)
   sink_clear (&sink);
 }
 
+/* A second copy of a waiting message (another seq: a multipath sender
+ * resent it over another path) is a duplicate, not a second delivery. */
+static void
+test_reorder_wait_delivers_a_copy_once (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_reordering_receiver (&sink, 20 * OCTO_MSECOND);
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
+
+  packetize (&w, 0, 1, 1000);   /* packets 0..2 */
+  packetize (&w, 0, 2, 100);    /* packet 3 */
+  packetize (&w, 0, 2, 100);    /* packet 4: the same message again */
+  feed (r, w.packets->pdata[0], 0);
+  feed (r, w.packets->pdata[3], 1 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[4], 2 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[1], 3 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[2], 4 * OCTO_MSECOND);
+  g_assert_cmpuint (sink.ids->len, ==, 2);
+  g_assert_cmpuint (g_array_index (sink.ids, guint32, 1), ==, 2);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->packets_duplicate, ==, 1);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
+/* A restarted sender (new connection id) abandons the waiting messages
+ * with the partials, and their bytes go back to the shared budget, as on
+ * free. */
+static void
+test_reorder_wait_restart_returns_the_budget (void)
+{
+  Sink sink;
+  OctoPartialBudget budget = { .limit = 1 << 20 };
+  OctoReceiverConfig c;
+  OctoReceiver *r;
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
+
+  octo_receiver_config_init (&c);
+  c.reorder_wait = 20 * OCTO_MSECOND;
+  c.budget = &budget;
+  sink_init (&sink);
+  r = octo_receiver_new (&c, collect, &sink);
+  packetize (&w, 0, 1, 1000);   /* packets 0..2 */
+  packetize (&w, 0, 2, 100);    /* packet 3 */
+  w.conn_id = 7;
+  packetize (&w, 0, 0, 100);    /* packet 4: the new connection's first */
+  packetize (&w, 0, 1, 1000);   /* packets 5..7 */
+  packetize (&w, 0, 2, 100);    /* packet 8 */
+  feed (r, w.packets->pdata[0], 0);
+  feed (r, w.packets->pdata[3], 1 * OCTO_MSECOND);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->waiting_messages, ==, 1);
+  g_assert_cmpuint (budget.held, >, 1000);
+  feed (r, w.packets->pdata[4], 2 * OCTO_MSECOND);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_abandoned, ==, 2);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->waiting_messages, ==, 0);
+  g_assert_cmpuint (budget.held, ==, 0);
+  g_assert_cmpuint (sink.ids->len, ==, 1);
+  feed (r, w.packets->pdata[5], 3 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[8], 4 * OCTO_MSECOND);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->waiting_messages, ==, 1);
+  g_assert_cmpuint (budget.held, >, 1000);
+  octo_receiver_free (r);
+  g_assert_cmpuint (budget.held, ==, 0);
+  sink_clear (&sink);
+  g_ptr_array_unref (w.packets);
+}
+
+/* The timer releases a waiting message as soon as the partial it waited
+ * for times out, whatever other streams wait for: stream 0's message 2
+ * waits for a partial that times out at 15 ms, stream 5's for one that
+ * times out at 10 ms; at 12 ms stream 5's goes. */
+static void
+test_reorder_wait_ends_with_the_partial_it_waited_for (void)
+{
+  Sink sink;
+  OctoReceiverConfig c;
+  OctoReceiver *r;
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
+
+  octo_receiver_config_init (&c);
+  c.reorder_wait = 100 * OCTO_MSECOND;
+  c.timeout = 10 * OCTO_MSECOND;
+  sink_init (&sink);
+  r = octo_receiver_new (&c, collect, &sink);
+  packetize (&w, 5, 1, 1000);   /* packets 0..2 */
+  packetize (&w, 0, 1, 1000);   /* packets 3..5 */
+  packetize (&w, 0, 2, 100);    /* packet 6 */
+  packetize (&w, 5, 2, 100);    /* packet 7 */
+  feed (r, w.packets->pdata[0], 0);
+  feed (r, w.packets->pdata[3], 5 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[6], 6 * OCTO_MSECOND);
+  feed (r, w.packets->pdata[7], 7 * OCTO_MSECOND);
+  octo_receiver_on_timer (r, 12 * OCTO_MSECOND);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_timed_out, ==, 1);
+  g_assert_cmpuint (sink.ids->len, ==, 1);
+  g_assert_cmpuint (octo_receiver_get_stats (r)->waiting_messages, ==, 1);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+  g_ptr_array_unref (w.packets);
+}
+
 /* Waiting messages are released oldest first whatever order they
  * completed in, and one whose wait ended takes every older one with it:
  * partial 1 pending, 3 completes (waits until 21 ms), then 2 (waits until
@@ -846,6 +947,13 @@ main (int argc, char **argv)
       test_reassembly_under_loss_reordering_and_duplication);
   g_test_add_func ("/transport/receiver/reorder-wait-delivers-in-order",
       test_reorder_wait_delivers_in_order);
+  g_test_add_func ("/transport/receiver/reorder-wait-delivers-a-copy-once",
+      test_reorder_wait_delivers_a_copy_once);
+  g_test_add_func ("/transport/receiver/reorder-wait-restart-returns-the-budget",
+      test_reorder_wait_restart_returns_the_budget);
+  g_test_add_func
+      ("/transport/receiver/reorder-wait-ends-with-the-partial-it-waited-for",
+      test_reorder_wait_ends_with_the_partial_it_waited_for);
   g_test_add_func ("/transport/receiver/reorder-wait-is-ordered-and-bounded",
       test_reorder_wait_is_ordered_and_bounded);
   g_test_add_func ("/transport/receiver/late-message-is-discarded-and-counted",
