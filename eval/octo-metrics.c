@@ -137,7 +137,8 @@ sent_row (const gdouble *v, gpointer data, GError **error)
   f->capture = (OctoTime) v[2];
   f->n_layers = MAX (f->n_layers, index + 1);
   f->quality[index] = v[6];
-  /* a layer's key frame above the base is a spatial sync */
+  /* a layer's key frame references no earlier frame: a key picture, a
+   * spatial sync's upper layers, an intra base sync's base */
   if (v[3] != 0)
     f->layer_start |= 1u << index;
   if (index == 0) {
