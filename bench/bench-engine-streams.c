@@ -9,8 +9,10 @@
  *  - idle: N - 1 streams each sent one message 5 s before the run, which then
  *    carries one stream only.
  * Each figure is the best of --repeat rounds (default 3) that run every
- * configuration once; ratios are to the 1-stream figure of the same
+ * configuration once, the descriptor at another page offset in each round
+ * (bench-descriptors.h); ratios are to the 1-stream figure of the same
  * invocation. */
+#include "bench-descriptors.h"
 #include "octo-engine.h"
 
 #include <stdio.h>
@@ -57,29 +59,29 @@ set_stream (OctoPacket *p, guint32 k)
 
 /* Returns ns per packet. */
 static gdouble
-run (guint32 n_streams, gboolean idle, guint64 *dropped_out)
+run (guint32 n_streams, gboolean idle, guint round, guint64 *dropped_out)
 {
   OctoEngineConfig config;
   OctoEngine *engine;
   guint64 dropped = 0;
-  OctoPacket p = { 0 }, out;
+  OctoPacket *p = bench_descriptors (round), *out = p + 1;
   guint32 active = idle ? 1 : n_streams;
   gint64 start, end;
 
   octo_engine_config_init (&config);
   config.max_streams = n_streams + 1;
   engine = octo_engine_new (&config, on_drop, &dropped);
-  p.size = PACKET_BYTES;
-  p.tagged = TRUE;
+  p->size = PACKET_BYTES;
+  p->tagged = TRUE;
 
   /* the idle streams' one message each, long before the run */
   for (guint32 k = 1; idle && k < n_streams; k++) {
     for (guint32 pkt = 0; pkt < PACKETS_PER_MSG; pkt++) {
-      make_header (&p.header, 0, 0, pkt);
-      set_stream (&p, k);
-      octo_engine_enqueue (engine, &p, 0);
+      make_header (&p->header, 0, 0, pkt);
+      set_stream (p, k);
+      octo_engine_enqueue (engine, p, 0);
     }
-    while (octo_engine_dequeue (engine, 0, &out));
+    while (octo_engine_dequeue (engine, 0, out));
   }
 
   start = g_get_monotonic_time ();
@@ -87,11 +89,11 @@ run (guint32 n_streams, gboolean idle, guint64 *dropped_out)
     OctoTime now = IDLE_BEFORE + (OctoTime) i * OCTO_USECOND;
     guint32 message = i / PACKETS_PER_MSG;
 
-    make_header (&p.header, 0, message / active, i % PACKETS_PER_MSG);
-    set_stream (&p, message % active);
-    octo_engine_enqueue (engine, &p, now);
+    make_header (&p->header, 0, message / active, i % PACKETS_PER_MSG);
+    set_stream (p, message % active);
+    octo_engine_enqueue (engine, p, now);
     if (octo_engine_queued_packets (engine) > BACKLOG)
-      octo_engine_dequeue (engine, now, &out);
+      octo_engine_dequeue (engine, now, out);
   }
   end = g_get_monotonic_time ();
   octo_engine_free (engine);
@@ -122,7 +124,7 @@ main (int argc, char **argv)
     for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
       for (guint idle = 0; idle < (counts[c] > 1 ? 2u : 1u); idle++)
         best[c][idle] = MIN (best[c][idle],
-            run (counts[c], idle, &dropped[c][idle]));
+            run (counts[c], idle, r, &dropped[c][idle]));
 
   printf ("Octopus engine: enqueue+dequeue cost per packet vs. streams in one "
       "queue (%d packets, best of %u)\n\n", PACKETS_PER_RUN, repeat);

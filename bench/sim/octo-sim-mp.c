@@ -86,7 +86,7 @@ main (int argc, char **argv)
     {"outage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &outage_args,
           "A link outage (repeat): the link, its start and length in s",
         "LINK,FROM_S,SECONDS"},
-    {NULL}
+    G_OPTION_ENTRY_NULL
   };
   GOptionContext *ctx = g_option_context_new ("- multipath simulator");
   GError *error = NULL;

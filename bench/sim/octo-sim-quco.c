@@ -73,7 +73,7 @@ static GOptionEntry entries[] = {
       "quco:classes=2)", "SPEC"},
   {"series", 0, 0, G_OPTION_ARG_FILENAME, &series_path,
       "CSV of windows and queue every 10 ms", "FILE"},
-  {NULL}
+  G_OPTION_ENTRY_NULL
 };
 
 typedef struct {

@@ -2,22 +2,29 @@
  * docs/design.md.  Storage is a ring of packet descriptors; messages and streams
  * are small records the descriptors point to, so the per-packet work is a
  * cached lookup and a few counters.  With thousands of active streams a
- * packet's cost is its cache misses: a stream's hot record is a few cache
- * lines (its arrival samples, 4 KB, live apart and are only written per
- * packet), and message records are one cache line each, carved from
- * aligned blocks. */
+ * packet's cost is its cache misses and a stream's memory: its hot record is
+ * a few cache lines; messages with packets queued have a one-line record,
+ * carved from aligned blocks; once nothing of a message is queued, its
+ * decision shrinks to 16 bytes in the stream's ring of idle decisions; and
+ * arrivals are sampled per millisecond, not per packet (1 KB a stream). */
 #include "octo-engine.h"
 #include "octo-rate.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Decided message records with no packet queued, kept per stream (oldest
- * forgotten first, and none older than OCTO_ENGINE_RECORD_AGE) so that late
- * or reordered packets of a message still meet its decision. */
 /* Connection ids a stream remembers as replaced (their late packets). */
 #define STREAM_REPLACED 4
-#define MAX_IDLE_MESSAGES 32
+/* Decisions of messages with no packet queued, kept per stream (oldest
+ * forgotten first, and none older than OCTO_ENGINE_RECORD_AGE) so that late
+ * or reordered packets of a message still meet its decision.  A power of
+ * two. */
+#define IDLE_DECISIONS 32
+/* A stream's arrival history (a power of two) and its sampling: arrivals in
+ * one aligned 2^20 ns (1.05 ms) bucket share a sample, so 64 samples reach
+ * back at least 67 ms, past the 50 ms rate window of a busy queue. */
+#define STREAM_ARRIVAL_SAMPLES 64
+#define STREAM_ARRIVAL_BUCKET_SHIFT 20
 /* A stream with nothing queued for this long may be forgotten to make room
  * for a new one (its partial messages are dead by then). */
 #define STREAM_IDLE_EVICT (1 * OCTO_SECOND)
@@ -36,13 +43,24 @@ typedef enum {
 typedef struct _Stream Stream;
 typedef struct _Message Message;
 
+#define IDLE_SENT_ANY 1
+#define IDLE_DISCARD_ARRIVALS 2
+
+/* A decided message with nothing queued: four to a cache line. */
+typedef struct {
+  OctoTime last_active;
+  guint32 msg_id;
+  guint8 state;                 /* MSG_UNDECIDED: taken back (a late packet) */
+  guint8 reason;
+  guint8 priority;
+  guint8 flags;                 /* IDLE_SENT_ANY, IDLE_DISCARD_ARRIVALS */
+} IdleDecision;
+
 /* One cache line: aligned blocks of them (MessageBlock). */
 struct _Message {
   _Alignas (64) Stream *stream;
   Message *prev, *next;         /* the stream's open messages, arrival order */
   OctoTime head_time;           /* when this queue saw its first packet */
-  OctoTime last_active;         /* last arrival of a packet of it, or when
-                                   its last queued packet left */
   guint32 msg_id;
   guint32 queued;               /* its packets in the ring, alive */
   guint32 epoch;                /* the stream's epoch it belongs to */
@@ -53,7 +71,12 @@ struct _Message {
   guint8 discard_arrivals;      /* partly sent, then overflowed */
 };
 
-#define MESSAGES_PER_BLOCK 63
+/* Small blocks, and free records reused in turn (first freed, first reused):
+ * the few records in use at a time cycle through a block that stays in L1,
+ * and no one record's placement (a cache-set or way-predictor conflict with
+ * a hot line, which on the development machine cost one configuration 15 ns
+ * a packet in some processes) is paid by every message. */
+#define MESSAGES_PER_BLOCK 15
 typedef struct _MessageBlock MessageBlock;
 struct _MessageBlock {
   MessageBlock *next;
@@ -74,18 +97,18 @@ struct _Stream {
   guint32 connection;           /* the sender's current connection id, 0 unknown */
   Stream *older, *newer;        /* every stream, by last arrival */
   OctoTime last_arrival;
-  Message *newest;              /* open records, creation order */
+  Message *newest;              /* records of queued messages, by creation */
   guint32 queued;
   guint32 epoch;                /* octo_engine_reset_stream() count */
   guint32 max_id;               /* newest msg_id seen, if has_max_id */
   guint32 n_open;
-  /* line 1: arrivals, emptiness and the oldest record */
-  _Alignas (STREAM_LINE) guint32 n_idle;
+  /* line 1: arrivals, emptiness and the idle decisions */
+  _Alignas (STREAM_LINE) guint16 idle_head;     /* next slot of idle[] */
+  guint16 idle_count;
   /* newest's msg_id and epoch, if newest: a message's first packet is
    * told from its others without reading the previous message's record */
   guint32 newest_id;
   OctoArrivalCounters arrivals;
-  OctoArrivalSample *arrival_samples;   /* OCTO_ARRIVAL_HISTORY of them */
   OctoTime emptied;             /* when queued last fell to 0 */
   Message *oldest;
   guint32 newest_epoch;
@@ -100,12 +123,18 @@ struct _Stream {
   guint32 replaced[STREAM_REPLACED];    /* connection ids it replaced */
   /* line 3: droppers, read only while dropper_valid says so */
   _Alignas (STREAM_LINE) guint32 dropper[OCTO_N_PRIORITIES];
+  /* then what only some packets touch, never zeroed: a line of each four
+   * times a ms (the sample) or when a message goes idle */
+  _Alignas (STREAM_LINE) OctoArrivalSample arrival_samples[STREAM_ARRIVAL_SAMPLES];
+  IdleDecision idle[IDLE_DECISIONS];
 };
 
 /* each line's fields fit in it */
-G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, n_idle) == STREAM_LINE);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, idle_head) == STREAM_LINE);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, snapshot_id) == 2 * STREAM_LINE);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, dropper) == 3 * STREAM_LINE);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Stream, arrival_samples) == 4 * STREAM_LINE);
+G_STATIC_ASSERT (sizeof (IdleDecision) == 16);
 
 typedef struct {
   OctoPacket packet;
@@ -138,7 +167,7 @@ struct _OctoEngine {
   Stream *least_recent, *most_recent;   /* by last arrival */
   guint32 n_streams;
   Stream *last_stream;
-  Message *free_messages;
+  Message *free_messages, *free_tail;   /* first freed first */
   MessageBlock *message_blocks;
 
   OctoRateMeter *rate;
@@ -225,7 +254,6 @@ octo_engine_new (const OctoEngineConfig *config, OctoDropFunc drop_func,
 static void
 free_stream (Stream *s)
 {
-  g_free (s->arrival_samples);
   free (s);
 }
 
@@ -278,36 +306,41 @@ release_message (OctoEngine *e, Message *m)
       s->newest_epoch = s->newest->epoch;
     }
   }
-  if (--s->n_open == 0)
+  if (--s->n_open == 0 && s->idle_count == 0)
     s->has_max_id = FALSE;
-  m->next = e->free_messages;
-  e->free_messages = m;
+  m->next = NULL;
+  if (e->free_tail)
+    e->free_tail->next = m;
+  else
+    e->free_messages = m;
+  e->free_tail = m;
 }
 
-/* A record stays while it has queued packets; idle ones beyond
- * MAX_IDLE_MESSAGES are forgotten oldest first, those of an earlier epoch at
- * once. */
+/* A record stays while it has queued packets; then its decision goes to the
+ * stream's ring of idle decisions (the oldest one forgotten when it is
+ * full), unless it is of an earlier epoch. */
 static void
 message_became_idle (OctoEngine *e, Message *m, OctoTime now)
 {
   Stream *s = m->stream;
 
-  if (m->epoch != s->epoch) {
-    release_message (e, m);
-    return;
+  if (m->epoch == s->epoch) {
+    IdleDecision *d = &s->idle[s->idle_head];
+    d->last_active = now;
+    d->msg_id = m->msg_id;
+    d->state = m->state;
+    d->reason = m->reason;
+    d->priority = m->priority;
+    d->flags = (m->sent_any ? IDLE_SENT_ANY : 0) |
+        (m->discard_arrivals ? IDLE_DISCARD_ARRIVALS : 0);
+    s->idle_head = (s->idle_head + 1) & (IDLE_DECISIONS - 1);
+    if (s->idle_count < IDLE_DECISIONS)
+      s->idle_count++;
   }
-  m->last_active = now;
-  s->n_idle++;
-  while (s->n_idle > MAX_IDLE_MESSAGES) {
-    Message *victim = s->oldest;
-    while (victim->queued > 0)
-      victim = victim->next;
-    s->n_idle--;
-    release_message (e, victim);
-  }
+  release_message (e, m);
 }
 
-/* Puts a new block of message records on the free list. */
+/* Fills the empty free list with a new block of message records. */
 static void
 grow_messages (OctoEngine *e)
 {
@@ -318,10 +351,11 @@ grow_messages (OctoEngine *e)
     g_error ("octo-engine: out of memory for message records");
   block->next = e->message_blocks;
   e->message_blocks = block;
-  for (guint i = MESSAGES_PER_BLOCK; i > 0; i--) {
-    block->message[i - 1].next = e->free_messages;
-    e->free_messages = &block->message[i - 1];
-  }
+  for (guint i = 0; i + 1 < MESSAGES_PER_BLOCK; i++)
+    block->message[i].next = &block->message[i + 1];
+  block->message[MESSAGES_PER_BLOCK - 1].next = NULL;
+  e->free_messages = &block->message[0];
+  e->free_tail = &block->message[MESSAGES_PER_BLOCK - 1];
 }
 
 static Message *
@@ -333,13 +367,14 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
     grow_messages (e);
   m = e->free_messages;
   e->free_messages = m->next;
+  if (!e->free_messages)
+    e->free_tail = NULL;
   memset (m, 0, sizeof (*m));
   m->stream = s;
   m->msg_id = h->msg_id;
   m->priority = h->priority;
   m->epoch = s->epoch;
   m->head_time = now;
-  m->last_active = now;
   m->prev = s->newest;
   if (s->newest)
     s->newest->next = m;
@@ -349,7 +384,6 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   s->newest_id = m->msg_id;
   s->newest_epoch = m->epoch;
   s->n_open++;
-  s->n_idle++;                  /* until its first packet is stored */
   if (!s->has_max_id || octo_msg_id_newer (m->msg_id, s->max_id)) {
     s->max_id = m->msg_id;
     s->has_max_id = TRUE;
@@ -357,53 +391,60 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   return m;
 }
 
-static gboolean
-record_expired (const Message *m, OctoTime now)
-{
-  return m->queued == 0 && now >= m->last_active + OCTO_ENGINE_RECORD_AGE;
-}
-
-/* The record of @msg_id in the stream's current epoch, if it has one that
- * has not expired (an expired one is forgotten: the packet is a new head). */
+/* The record of @msg_id in the stream's current epoch, if it has packets
+ * queued. */
 static Message *
-find_message (OctoEngine *e, Stream *s, guint32 msg_id, OctoTime now)
+find_message (Stream *s, guint32 msg_id)
 {
   Message *m = s->newest;
 
   /* most packets continue the message before them, or start a newer one;
    * only reordered and late packets search the open records */
-  if (!(m && s->newest_id == msg_id && s->newest_epoch == s->epoch)) {
-    if (!s->has_max_id || octo_msg_id_newer (msg_id, s->max_id))
-      return NULL;
-    for (m = s->newest; m; m = m->prev)
-      if (m->msg_id == msg_id && m->epoch == s->epoch)
-        break;
-    if (!m)
-      return NULL;
-  }
-  if (record_expired (m, now)) {
-    s->n_idle--;
-    release_message (e, m);
+  if (m && s->newest_id == msg_id && s->newest_epoch == s->epoch)
+    return m;
+  if (!s->has_max_id || octo_msg_id_newer (msg_id, s->max_id))
     return NULL;
-  }
-  return m;
+  for (m = s->newest; m; m = m->prev)
+    if (m->msg_id == msg_id && m->epoch == s->epoch)
+      return m;
+  return NULL;
 }
 
-/* Forgets the stream's records of messages with nothing queued. */
-static void
-forget_idle_records (OctoEngine *e, Stream *s)
+/* The idle decision on @msg_id, if the stream has one that has not expired
+ * (an expired one is forgotten: the packet is a new head). */
+static IdleDecision *
+find_idle_decision (Stream *s, guint32 msg_id, OctoTime now)
 {
-  Message *m = s->oldest;
-
-  while (m) {
-    Message *next = m->next;
-    if (m->queued == 0) {
-      if (m->epoch == s->epoch)
-        s->n_idle--;
-      release_message (e, m);
-    }
-    m = next;
+  if (!s->has_max_id || octo_msg_id_newer (msg_id, s->max_id))
+    return NULL;
+  for (guint i = 1; i <= s->idle_count; i++) {
+    IdleDecision *d = &s->idle[(s->idle_head - i) & (IDLE_DECISIONS - 1)];
+    if (d->msg_id == msg_id && d->state != MSG_UNDECIDED)
+      return now >= d->last_active + OCTO_ENGINE_RECORD_AGE ? NULL : d;
   }
+  return NULL;
+}
+
+/* A record for a late packet of a message decided to be sent: its decision
+ * moves back from the idle ring. */
+static void
+take_back_decision (Message *m, IdleDecision *d)
+{
+  m->state = d->state;
+  m->reason = d->reason;
+  m->priority = d->priority;
+  m->sent_any = (d->flags & IDLE_SENT_ANY) != 0;
+  m->discard_arrivals = (d->flags & IDLE_DISCARD_ARRIVALS) != 0;
+  d->state = MSG_UNDECIDED;
+}
+
+/* Forgets the stream's decisions on messages with nothing queued. */
+static void
+forget_idle_records (Stream *s)
+{
+  s->idle_count = 0;
+  if (s->n_open == 0)
+    s->has_max_id = FALSE;
 }
 
 static void
@@ -533,20 +574,19 @@ find_stream (OctoEngine *e, guint64 source, guint16 stream_id, OctoTime now)
     s = aligned_alloc (_Alignof (Stream), sizeof (Stream));
     if (!s)
       g_error ("octo-engine: out of memory for a stream record");
-    memset (s, 0, sizeof (*s));
+    memset (s, 0, G_STRUCT_OFFSET (Stream, arrival_samples));
     s->source = source;
     s->stream_id = stream_id;
-    s->arrival_samples = g_new (OctoArrivalSample, OCTO_ARRIVAL_HISTORY);
     table_insert (e, s);
     link_most_recent (e, s);
     e->n_streams++;
   }
   /* what this packet and its message will touch, fetched together instead
-   * of one miss after another: the newest record, the arrival sample, and
-   * the oldest record (forgotten when this message goes idle) */
+   * of one miss after another: the newest record, the arrival sample and
+   * the idle decision this message will leave */
   __builtin_prefetch (s->newest);
   __builtin_prefetch (&s->arrival_samples[s->arrivals.head], 1);
-  __builtin_prefetch (s->oldest);
+  __builtin_prefetch (&s->idle[s->idle_head], 1);
   e->last_stream = s;
   return s;
 }
@@ -702,9 +742,9 @@ has_room (OctoEngine *e, guint32 size)
 }
 
 static void
-reset_stream (OctoEngine *e, Stream *s)
+reset_stream (Stream *s)
 {
-  forget_idle_records (e, s);
+  forget_idle_records (s);
   /* records with packets still queued keep deciding those packets, but no
    * new packet finds them */
   s->epoch++;
@@ -714,7 +754,7 @@ reset_stream (OctoEngine *e, Stream *s)
 
 /* FALSE: @connection is one @s replaced, its packet is plain traffic. */
 static gboolean
-follow_connection (OctoEngine *e, Stream *s, guint32 connection)
+follow_connection (Stream *s, guint32 connection)
 {
   if (connection == 0 || connection == s->connection)
     return TRUE;
@@ -725,7 +765,7 @@ follow_connection (OctoEngine *e, Stream *s, guint32 connection)
     memmove (s->replaced + 1, s->replaced,
         (STREAM_REPLACED - 1) * sizeof s->replaced[0]);
     s->replaced[0] = s->connection;
-    reset_stream (e, s);
+    reset_stream (s);
   }
   s->connection = connection;
   return TRUE;
@@ -736,7 +776,7 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
 {
   Stream *s = NULL;
   Message *m = NULL;
-  gboolean new_msg = FALSE;
+  gboolean new_record = FALSE;
   Entry *entry;
 
   e->stats.packets_in++;
@@ -746,30 +786,38 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
     s = find_stream (e, p->source, p->header.stream_id, now);
     if (!s)
       e->stats.streams_overflowed++;
-    else if (!follow_connection (e, s, p->connection)) {
+    else if (!follow_connection (s, p->connection)) {
       s = NULL;
       e->stats.stale_connection_packets++;
     }
   }
   if (s) {
     /* a stream silent and empty for the record age starts afresh */
-    if (s->queued == 0 && s->n_open > 0
+    if (s->queued == 0 && s->idle_count > 0
         && now >= MAX (s->last_arrival, s->emptied) + OCTO_ENGINE_RECORD_AGE)
-      forget_idle_records (e, s);
+      forget_idle_records (s);
     s->last_arrival = now;
     if (e->most_recent != s) {
       unlink_stream (e, s);
       link_most_recent (e, s);
     }
-    m = find_message (e, s, p->header.msg_id, now);
+    m = find_message (s, p->header.msg_id);
     if (m && (m->state == MSG_DROPPED || m->discard_arrivals)) {
-      m->last_active = now;
       count_drop (e, p, m->reason);     /* rule 3 */
       return FALSE;
     }
     if (!m) {
+      IdleDecision *d = find_idle_decision (s, p->header.msg_id, now);
+      if (d && (d->state == MSG_DROPPED
+              || (d->flags & IDLE_DISCARD_ARRIVALS))) {
+        d->last_active = now;
+        count_drop (e, p, d->reason);   /* rule 3 */
+        return FALSE;
+      }
       m = new_message (e, s, &p->header, now);
-      new_msg = TRUE;
+      if (d)
+        take_back_decision (m, d);
+      new_record = TRUE;
     }
   } else if (!p->tagged) {
     e->stats.untagged_packets++;
@@ -778,10 +826,8 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
   if (!has_room (e, p->size)) {
     /* discarding m's queued packets may forget m: do not touch it after */
     overflow (e, p, m, now);
-    if (new_msg) {
-      s->n_idle--;
+    if (new_record)
       message_became_idle (e, m, now);
-    }
     update_busy (e, now);
     return FALSE;
   }
@@ -795,14 +841,12 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
   update_busy (e, now);
 
   if (m) {
-    m->last_active = now;
-    if (m->queued++ == 0)
-      s->n_idle--;
+    m->queued++;
     s->queued++;
     if (p->header.last && p->header.drop)
       record_dropper (s, &p->header);
-    octo_arrival_history_add (&s->arrivals, s->arrival_samples, p->size,
-        now);
+    octo_arrival_history_add (&s->arrivals, s->arrival_samples,
+        STREAM_ARRIVAL_SAMPLES, STREAM_ARRIVAL_BUCKET_SHIFT, p->size, now);
   } else if (e->config.rules) {
     octo_arrival_meter_add (&e->untagged_arrivals, p->size, now);
   }
@@ -846,7 +890,7 @@ take_snapshot (OctoEngine *e, OctoTime start, OctoTime now)
       __builtin_prefetch ((const char *) c->older + 2 * STREAM_LINE, 1);
     }
     demand = octo_arrival_history_rate (&c->arrivals, c->arrival_samples,
-        start, now);
+        STREAM_ARRIVAL_SAMPLES, start, now);
     if (demand == 0)
       continue;
     c->snapshot_id = e->snapshot_id;
@@ -935,7 +979,7 @@ share_of (OctoEngine *e, Stream *s, OctoTime now)
     if (c == s)
       continue;
     demand = octo_arrival_history_rate (&c->arrivals, c->arrival_samples,
-        start, now);
+        STREAM_ARRIVAL_SAMPLES, start, now);
     if (demand > 0)
       e->demands[n++] = demand;
   }
@@ -1056,7 +1100,7 @@ octo_engine_reset_stream (OctoEngine *e, guint64 source, guint16 stream_id)
   Stream *s = lookup_stream (e, source, stream_id);
 
   if (s)
-    reset_stream (e, s);
+    reset_stream (s);
 }
 
 guint64

@@ -11,8 +11,9 @@
  *  3. once dropped, every later packet of it is discarded;
  *  4. a packet that does not fit discards its whole message (overflow);
  *  5. streams are isolated by (source, stream_id); an emptied stream forgets
- *     its droppers; decided message records expire OCTO_ENGINE_RECORD_AGE
- *     after their last packet arrived or left, and an epoch change
+ *     its droppers; decisions on messages expire OCTO_ENGINE_RECORD_AGE
+ *     after their last packet arrived or left (a stream keeps those of its
+ *     last 32 messages with nothing queued), and an epoch change
  *     (octo_engine_reset_stream) forgets them at once;
  *  6. bandwidth is measured from departures (octo-rate.h) or set from outside
  *     (the transport's BBR estimate).

@@ -143,15 +143,16 @@ octo_arrival_meter_init (OctoArrivalMeter *meter)
 void
 octo_arrival_meter_add (OctoArrivalMeter *meter, guint32 bytes, OctoTime now)
 {
-  octo_arrival_history_add (&meter->counters, meter->entry, bytes, now);
+  octo_arrival_history_add (&meter->counters, meter->entry,
+      OCTO_ARRIVAL_HISTORY, 0, bytes, now);
 }
 
 guint64
 octo_arrival_meter_rate (const OctoArrivalMeter *meter, OctoTime start,
     OctoTime now)
 {
-  return octo_arrival_history_rate (&meter->counters, meter->entry, start,
-      now);
+  return octo_arrival_history_rate (&meter->counters, meter->entry,
+      OCTO_ARRIVAL_HISTORY, start, now);
 }
 
 /* How many of the history's samples, oldest first, are at or before @start.
@@ -161,11 +162,12 @@ octo_arrival_meter_rate (const OctoArrivalMeter *meter, OctoTime start,
  * whose answer there is its own. */
 static guint32
 samples_at_or_before (const OctoArrivalCounters *c,
-    const OctoArrivalSample *samples, guint32 oldest, OctoTime start)
+    const OctoArrivalSample *samples, guint32 mask, guint32 oldest,
+    OctoTime start)
 {
   guint32 lo = 0, hi = c->count;
 
-#define TIME_AT(i) (samples[(oldest + (i)) % OCTO_ARRIVAL_HISTORY].time)
+#define TIME_AT(i) (samples[(oldest + (i)) & mask].time)
   if (c->disorder == 0) {
     guint32 step = 1;
     /* gallop back from the newest until a sample is at or before start:
@@ -195,20 +197,21 @@ samples_at_or_before (const OctoArrivalCounters *c,
 
 guint64
 octo_arrival_history_rate (const OctoArrivalCounters *c,
-    const OctoArrivalSample *samples, OctoTime start, OctoTime now)
+    const OctoArrivalSample *samples, guint32 capacity, OctoTime start,
+    OctoTime now)
 {
-  guint32 oldest = (c->head + OCTO_ARRIVAL_HISTORY - c->count) %
-      OCTO_ARRIVAL_HISTORY;
+  guint32 mask = capacity - 1;
+  guint32 oldest = (c->head + capacity - c->count) & mask;
   guint64 before = 0;           /* nothing evicted yet: all bytes count */
   guint32 lo;
 
   if (c->count == 0 || now <= start)
     return 0;
   /* the newest arrival at or before start: bytes up to it are outside */
-  lo = samples_at_or_before (c, samples, oldest, start);
+  lo = samples_at_or_before (c, samples, mask, oldest, start);
   if (lo > 0) {
-    before = samples[(oldest + lo - 1) % OCTO_ARRIVAL_HISTORY].cum_bytes;
-  } else if (c->count == OCTO_ARRIVAL_HISTORY) {
+    before = samples[(oldest + lo - 1) & mask].cum_bytes;
+  } else if (c->count == capacity) {
     /* history does not reach back to start: use the span it covers */
     if (now <= samples[oldest].time)
       return 0;

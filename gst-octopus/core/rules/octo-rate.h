@@ -38,11 +38,14 @@ guint64 octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now);
  * OCTO_BW_UNKNOWN. */
 OctoTime octo_rate_meter_window_start (const OctoRateMeter *meter);
 
-/* Arrival-rate history of one stream: bytes per time, the newest
- * OCTO_ARRIVAL_HISTORY instants.  Its counters and its samples are separate
- * so that an owner of many histories (the engine) keeps the counters in a
- * small hot record and the samples elsewhere; OctoArrivalMeter holds both. */
-#define OCTO_ARRIVAL_HISTORY 256
+/* Arrival-rate history of one stream: bytes per time in the newest
+ * @capacity samples (a power of two).  Arrivals in one aligned bucket of
+ * 2^@bucket_shift ns share a sample, which holds the newest of their times
+ * and the bytes up to it, so a rate over (start, now] counts the bucket that
+ * straddles @start whole (at most one bucket's bytes too many).  Its
+ * counters and its samples are separate so that an owner of many histories
+ * (the engine) keeps the counters in a small hot record and the samples
+ * elsewhere; OctoArrivalMeter holds both. */
 typedef struct {
   OctoTime time;
   guint64 cum_bytes;            /* bytes arrived up to and with this instant */
@@ -63,31 +66,38 @@ typedef struct {
  * runs for every packet a queue takes. */
 static inline void
 octo_arrival_history_add (OctoArrivalCounters *c, OctoArrivalSample *samples,
-    guint32 bytes, OctoTime now)
+    guint32 capacity, guint bucket_shift, guint32 bytes, OctoTime now)
 {
-  guint32 prev = (c->head + OCTO_ARRIVAL_HISTORY - 1) % OCTO_ARRIVAL_HISTORY;
+  guint32 mask = capacity - 1;
 
   c->total_bytes += bytes;
-  /* arrivals in the same instant share one slot */
-  if (c->count > 0 && c->newest == now) {
+  if (c->count > 0 && (c->newest >> bucket_shift) == (now >> bucket_shift)) {
+    guint32 prev = (c->head + mask) & mask;
     samples[prev].cum_bytes = c->total_bytes;
+    if (now > c->newest)
+      samples[prev].time = c->newest = now;
     return;
   }
   if (c->count > 0 && now < c->newest)
-    c->disorder = OCTO_ARRIVAL_HISTORY;
+    c->disorder = capacity;
   else if (c->disorder > 0)
     c->disorder--;
   samples[c->head].time = now;
   samples[c->head].cum_bytes = c->total_bytes;
   c->newest = now;
-  c->head = (c->head + 1) % OCTO_ARRIVAL_HISTORY;
-  if (c->count < OCTO_ARRIVAL_HISTORY)
+  c->head = (c->head + 1) & mask;
+  if (c->count < capacity)
     c->count++;
 }
 
+/* Bits/s of arrivals in (start, now]; if the history does not reach back to
+ * @start, over the span it covers. */
 guint64 octo_arrival_history_rate (const OctoArrivalCounters *counters,
-    const OctoArrivalSample *samples, OctoTime start, OctoTime now);
+    const OctoArrivalSample *samples, guint32 capacity, OctoTime start,
+    OctoTime now);
 
+/* A history of its own: every instant a sample, the newest 256. */
+#define OCTO_ARRIVAL_HISTORY 256
 typedef struct {
   OctoArrivalCounters counters;
   OctoArrivalSample entry[OCTO_ARRIVAL_HISTORY];

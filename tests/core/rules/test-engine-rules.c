@@ -395,6 +395,37 @@ test_bandwidth_unlimited_then_unknown (void)
   harness_free (h);
 }
 
+/* A stream keeps the decisions on its last 32 messages with nothing queued:
+ * a late packet of a dropped message is discarded while 31 newer ones are
+ * remembered, and is a new head once a 32nd newer one pushed it out. */
+static void
+test_idle_decisions_kept_for_the_newest_32_messages (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+  gchar *log;
+
+  harness_packets (h, 0, 0, 1, 0, 1, 4, 100, &low, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &d, 0);
+  for (guint32 id = 3; id <= 32; id++)
+    harness_message (h, 0, 0, id, 1, 100, &low, 0);
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  log = harness_take_log (h);
+  g_assert_true (g_str_has_prefix (log, "-0/1:dropper +0/2 +0/3 "));
+  g_assert_true (g_str_has_suffix (log, " +0/32"));
+  g_free (log);
+
+  harness_packets (h, 0, 0, 1, 1, 1, 4, 100, &low, 2 * MS);
+  assert_log (h, "-0/1:dropper");
+  harness_message (h, 0, 0, 33, 1, 100, &low, 3 * MS);
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "+0/33");
+  harness_packets (h, 0, 0, 1, 2, 1, 4, 100, &low, 4 * MS);
+  harness_dequeue (h, G_MAXUINT, 4 * MS);
+  assert_log (h, "+0/1");
+  harness_free (h);
+}
+
 /* Rule 5 across a sender restart: once the old stream's records have aged
  * out, the new message 1 is not discarded as the old 1 was, and the new
  * message 2 is judged afresh instead of inheriting the old 2's commitment. */
@@ -555,6 +586,8 @@ main (int argc, char **argv)
       test_measured_rate_ignores_discarded_slots);
   g_test_add_func ("/rules/bandwidth-unlimited-then-unknown",
       test_bandwidth_unlimited_then_unknown);
+  g_test_add_func ("/rules/idle-decisions-kept-for-newest-32-messages",
+      test_idle_decisions_kept_for_the_newest_32_messages);
   g_test_add_func ("/rules/restarted-sender-judged-afresh-after-record-age",
       test_restarted_sender_is_judged_afresh_after_record_age);
   g_test_add_func ("/rules/late-packet-within-record-age-still-discarded",

@@ -187,6 +187,59 @@ test_arrival_rate_search_matches_bisection (void)
   g_rand_free (rand);
 }
 
+/* A history sampled per bucket (the engine's: 64 samples of 2^20 ns): one
+ * sample per bucket holding its newest arrival, so 64 samples reach back 64
+ * buckets however dense the arrivals, and a rate over a window is off by at
+ * most the bucket that straddles its start. */
+#define BUCKET_SHIFT 20
+#define BUCKET_SAMPLES 64
+
+static void
+test_arrival_buckets_share_samples (void)
+{
+  OctoArrivalCounters c = { 0 };
+  OctoArrivalSample samples[BUCKET_SAMPLES];
+  const OctoTime bucket = (OctoTime) 1 << BUCKET_SHIFT;
+  OctoTime now = 0;
+  guint32 newest;
+
+  /* 125 bytes every µs = 1 Gbit/s, for 200 ms */
+  for (now = 1; now <= 200 * MS; now += OCTO_USECOND)
+    octo_arrival_history_add (&c, samples, BUCKET_SAMPLES, BUCKET_SHIFT, 125,
+        now);
+  now -= OCTO_USECOND;
+  g_assert_cmpuint (c.count, ==, BUCKET_SAMPLES);
+  newest = (c.head + BUCKET_SAMPLES - 1) % BUCKET_SAMPLES;
+  /* each sample is its bucket's newest arrival, with every byte up to it */
+  g_assert_cmpuint (samples[newest].time, ==, now);
+  g_assert_cmpuint (samples[newest].cum_bytes, ==, c.total_bytes);
+  /* the oldest: the last arrival (at 1 + k µs) of the 64th newest bucket */
+  g_assert_cmpuint (samples[c.head].time, ==,
+      ((now / bucket - BUCKET_SAMPLES + 2) * bucket - 2) / OCTO_USECOND *
+      OCTO_USECOND + 1);
+  g_assert_cmpuint (samples[c.head].cum_bytes, ==,
+      (samples[c.head].time / OCTO_USECOND + 1) * 125);
+  /* the 50 ms window lies inside the history: within one bucket's bytes */
+  assert_within (octo_arrival_history_rate (&c, samples, BUCKET_SAMPLES,
+          now - 50 * MS, now), 1e9, (gdouble) bucket / (50 * MS));
+  /* a window starting on a bucket's last arrival is exact */
+  assert_within (octo_arrival_history_rate (&c, samples, BUCKET_SAMPLES,
+          samples[c.head].time, now), 1e9, 1e-9);
+
+  /* a late arrival within the newest bucket joins it; its time stays */
+  octo_arrival_history_add (&c, samples, BUCKET_SAMPLES, BUCKET_SHIFT, 1000,
+      now - 2 * OCTO_USECOND);
+  g_assert_cmpuint (samples[newest].time, ==, now);
+  g_assert_cmpuint (samples[newest].cum_bytes, ==, c.total_bytes);
+  g_assert_cmpuint (c.disorder, ==, 0);
+  /* one in the next bucket takes a new sample */
+  octo_arrival_history_add (&c, samples, BUCKET_SAMPLES, BUCKET_SHIFT, 1,
+      (now / bucket + 1) * bucket);
+  g_assert_cmpuint (samples[newest].time, ==, now);
+  g_assert_cmpuint (samples[(newest + 1) % BUCKET_SAMPLES].time, ==,
+      (now / bucket + 1) * bucket);
+}
+
 static void
 test_max_min_share_two_streams (void)
 {
@@ -236,6 +289,8 @@ main (int argc, char **argv)
   g_test_add_func ("/rate/arrival-rate", test_arrival_rate_over_window);
   g_test_add_func ("/rate/arrival-search-matches-bisection",
       test_arrival_rate_search_matches_bisection);
+  g_test_add_func ("/rate/arrival-buckets-share-samples",
+      test_arrival_buckets_share_samples);
   g_test_add_func ("/rate/max-min-two-streams", test_max_min_share_two_streams);
   g_test_add_func ("/rate/max-min-three-streams",
       test_max_min_share_three_streams);
