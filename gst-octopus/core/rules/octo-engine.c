@@ -15,14 +15,15 @@
 
 /* Connection ids a stream remembers as replaced (their late packets). */
 #define STREAM_REPLACED 4
-/* Decisions of messages with no packet queued, kept per stream (oldest
- * forgotten first, and none older than OCTO_ENGINE_RECORD_AGE) so that late
- * or reordered packets of a message still meet its decision.  A power of
- * two. */
+/* Decisions on messages with no packet queued, kept per stream so that late
+ * or reordered packets of a message still meet its decision: those of the 32
+ * messages whose records were made last (the one made first forgotten
+ * first), none older than OCTO_ENGINE_RECORD_AGE.  A power of two. */
 #define IDLE_DECISIONS 32
 /* A stream's arrival history (a power of two) and its sampling: arrivals in
  * one aligned 2^20 ns (1.05 ms) bucket share a sample, so 64 samples reach
- * back at least 67 ms, past the 50 ms rate window of a busy queue. */
+ * back more than 62 buckets (65 ms), past the 50 ms rate window of a busy
+ * queue. */
 #define STREAM_ARRIVAL_SAMPLES 64
 #define STREAM_ARRIVAL_BUCKET_SHIFT 20
 /* A stream with nothing queued for this long may be forgotten to make room
@@ -43,17 +44,21 @@ typedef enum {
 typedef struct _Stream Stream;
 typedef struct _Message Message;
 
-#define IDLE_SENT_ANY 1
-#define IDLE_DISCARD_ARRIVALS 2
+/* IdleDecision.bits: the state, the priority and two flags */
+#define IDLE_STATE_MASK 0x03
+#define IDLE_PRIORITY_SHIFT 2
+#define IDLE_SENT_ANY 0x20
+#define IDLE_DISCARD_ARRIVALS 0x40
 
-/* A decided message with nothing queued: four to a cache line. */
+/* A decided message with nothing queued: four to a cache line.  The ring
+ * keeps them in the order their records were made, oldest first. */
 typedef struct {
   OctoTime last_active;
   guint32 msg_id;
-  guint8 state;                 /* MSG_UNDECIDED: taken back (a late packet) */
+  guint16 made;                 /* Message.made */
   guint8 reason;
-  guint8 priority;
-  guint8 flags;                 /* IDLE_SENT_ANY, IDLE_DISCARD_ARRIVALS */
+  guint8 bits;                  /* state MSG_UNDECIDED: taken back into a
+                                   record by a late packet */
 } IdleDecision;
 
 /* One cache line: aligned blocks of them (MessageBlock). */
@@ -69,6 +74,10 @@ struct _Message {
   guint8 priority;
   guint8 sent_any;
   guint8 discard_arrivals;      /* partly sent, then overflowed */
+  guint8 taken_back;            /* its decision has a slot in the ring */
+  /* the stream's count of records made, when this one was: its place in
+   * the ring (exact while fewer than 65,504 of its messages are queued) */
+  guint16 made;
 };
 
 /* Small blocks, and free records reused in turn (first freed, first reused):
@@ -105,6 +114,8 @@ struct _Stream {
   /* line 1: arrivals, emptiness and the idle decisions */
   _Alignas (STREAM_LINE) guint16 idle_head;     /* next slot of idle[] */
   guint16 idle_count;
+  guint16 made;                 /* records made, modulo 2^16 */
+  guint16 idle_newest_made;     /* .made of the newest idle decision kept */
   /* newest's msg_id and epoch, if newest: a message's first packet is
    * told from its others without reading the previous message's record */
   guint32 newest_id;
@@ -123,8 +134,9 @@ struct _Stream {
   guint32 replaced[STREAM_REPLACED];    /* connection ids it replaced */
   /* line 3: droppers, read only while dropper_valid says so */
   _Alignas (STREAM_LINE) guint32 dropper[OCTO_N_PRIORITIES];
-  /* then what only some packets touch, never zeroed: a line of each four
-   * times a ms (the sample) or when a message goes idle */
+  /* then what only some packets touch, never zeroed: the sample, written
+   * by every packet but moving on once a ms, and the ring, written when a
+   * message goes idle */
   _Alignas (STREAM_LINE) OctoArrivalSample arrival_samples[STREAM_ARRIVAL_SAMPLES];
   IdleDecision idle[IDLE_DECISIONS];
 };
@@ -316,27 +328,95 @@ release_message (OctoEngine *e, Message *m)
   e->free_tail = m;
 }
 
-/* A record stays while it has queued packets; then its decision goes to the
- * stream's ring of idle decisions (the oldest one forgotten when it is
- * full), unless it is of an earlier epoch. */
+#define IDLE_AT(s, i) (&(s)->idle[(i) & (IDLE_DECISIONS - 1)])
+
+/* How many records the stream made after the one made at @made. */
+static inline guint16
+made_since (const Stream *s, guint16 made)
+{
+  return (guint16) (s->made - made);
+}
+
 static void
+write_decision (IdleDecision *d, const Message *m, OctoTime now)
+{
+  d->last_active = now;
+  d->msg_id = m->msg_id;
+  d->made = m->made;
+  d->reason = m->reason;
+  d->bits = m->state | (m->priority << IDLE_PRIORITY_SHIFT) |
+      (m->sent_any ? IDLE_SENT_ANY : 0) |
+      (m->discard_arrivals ? IDLE_DISCARD_ARRIVALS : 0);
+}
+
+/* Puts @m's decision in the ring in the order records were made: a full
+ * ring forgets the decision on the message made first, which is @m's own if
+ * @m was made before every decision kept.  The case remember_decision() does
+ * not take: a decision taken back, or one going idle before a message made
+ * after it did (it overflowed behind them). */
+static G_GNUC_NO_INLINE void
+remember_decision_out_of_turn (Stream *s, const Message *m, OctoTime now)
+{
+  guint16 age = made_since (s, m->made);
+  guint32 n = s->idle_count, i;
+
+  if (m->taken_back) {
+    /* back to the slot it was taken from, unless that was forgotten */
+    for (i = 1; i <= n; i++) {
+      IdleDecision *d = IDLE_AT (s, s->idle_head - i);
+      if (d->made == m->made && d->msg_id == m->msg_id
+          && (d->bits & IDLE_STATE_MASK) == MSG_UNDECIDED) {
+        write_decision (d, m, now);
+        return;
+      }
+    }
+  }
+  if (n == IDLE_DECISIONS) {
+    if (made_since (s, IDLE_AT (s, s->idle_head - n)->made) < age)
+      return;
+    n = --s->idle_count;
+  }
+  for (i = 0; i < n; i++) {
+    IdleDecision *before = IDLE_AT (s, s->idle_head - 1 - i);
+    if (made_since (s, before->made) >= age)
+      break;
+    *IDLE_AT (s, s->idle_head - i) = *before;
+  }
+  write_decision (IDLE_AT (s, s->idle_head - i), m, now);
+  s->idle_head = (s->idle_head + 1) & (IDLE_DECISIONS - 1);
+  s->idle_count++;
+  s->idle_newest_made = IDLE_AT (s, s->idle_head - 1)->made;
+}
+
+/* Keeps @m's decision in the ring.  Messages usually go idle in the order
+ * their records were made, so it usually goes last, over the oldest kept
+ * when the ring is full; the stream's own line tells, so that only the slot
+ * written is touched. */
+static inline void
+remember_decision (Stream *s, const Message *m, OctoTime now)
+{
+  if (G_UNLIKELY (m->taken_back || (s->idle_count > 0
+              && made_since (s, s->idle_newest_made)
+              <= made_since (s, m->made)))) {
+    remember_decision_out_of_turn (s, m, now);
+    return;
+  }
+  write_decision (IDLE_AT (s, s->idle_head), m, now);
+  s->idle_head = (s->idle_head + 1) & (IDLE_DECISIONS - 1);
+  s->idle_newest_made = m->made;
+  if (s->idle_count < IDLE_DECISIONS)
+    s->idle_count++;
+}
+
+/* A record stays while it has queued packets; then its decision goes to the
+ * stream's ring of idle decisions, unless it is of an earlier epoch.  Once
+ * a message, not once a packet: kept out of line so that packet_left(),
+ * run for every packet, stays small enough to inline. */
+static G_GNUC_NO_INLINE void
 message_became_idle (OctoEngine *e, Message *m, OctoTime now)
 {
-  Stream *s = m->stream;
-
-  if (m->epoch == s->epoch) {
-    IdleDecision *d = &s->idle[s->idle_head];
-    d->last_active = now;
-    d->msg_id = m->msg_id;
-    d->state = m->state;
-    d->reason = m->reason;
-    d->priority = m->priority;
-    d->flags = (m->sent_any ? IDLE_SENT_ANY : 0) |
-        (m->discard_arrivals ? IDLE_DISCARD_ARRIVALS : 0);
-    s->idle_head = (s->idle_head + 1) & (IDLE_DECISIONS - 1);
-    if (s->idle_count < IDLE_DECISIONS)
-      s->idle_count++;
-  }
+  if (m->epoch == m->stream->epoch)
+    remember_decision (m->stream, m, now);
   release_message (e, m);
 }
 
@@ -374,6 +454,7 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   m->msg_id = h->msg_id;
   m->priority = h->priority;
   m->epoch = s->epoch;
+  m->made = s->made++;
   m->head_time = now;
   m->prev = s->newest;
   if (s->newest)
@@ -418,24 +499,26 @@ find_idle_decision (Stream *s, guint32 msg_id, OctoTime now)
   if (!s->has_max_id || octo_msg_id_newer (msg_id, s->max_id))
     return NULL;
   for (guint i = 1; i <= s->idle_count; i++) {
-    IdleDecision *d = &s->idle[(s->idle_head - i) & (IDLE_DECISIONS - 1)];
-    if (d->msg_id == msg_id && d->state != MSG_UNDECIDED)
+    IdleDecision *d = IDLE_AT (s, s->idle_head - i);
+    if (d->msg_id == msg_id && (d->bits & IDLE_STATE_MASK) != MSG_UNDECIDED)
       return now >= d->last_active + OCTO_ENGINE_RECORD_AGE ? NULL : d;
   }
   return NULL;
 }
 
 /* A record for a late packet of a message decided to be sent: its decision
- * moves back from the idle ring. */
+ * moves back from the idle ring, keeping its slot and its place there. */
 static void
 take_back_decision (Message *m, IdleDecision *d)
 {
-  m->state = d->state;
+  m->state = d->bits & IDLE_STATE_MASK;
   m->reason = d->reason;
-  m->priority = d->priority;
-  m->sent_any = (d->flags & IDLE_SENT_ANY) != 0;
-  m->discard_arrivals = (d->flags & IDLE_DISCARD_ARRIVALS) != 0;
-  d->state = MSG_UNDECIDED;
+  m->priority = (d->bits >> IDLE_PRIORITY_SHIFT) & (OCTO_N_PRIORITIES - 1);
+  m->sent_any = (d->bits & IDLE_SENT_ANY) != 0;
+  m->discard_arrivals = (d->bits & IDLE_DISCARD_ARRIVALS) != 0;
+  m->made = d->made;
+  m->taken_back = TRUE;
+  d->bits &= ~IDLE_STATE_MASK;
 }
 
 /* Forgets the stream's decisions on messages with nothing queued. */
@@ -808,8 +891,8 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
     }
     if (!m) {
       IdleDecision *d = find_idle_decision (s, p->header.msg_id, now);
-      if (d && (d->state == MSG_DROPPED
-              || (d->flags & IDLE_DISCARD_ARRIVALS))) {
+      if (d && ((d->bits & IDLE_STATE_MASK) == MSG_DROPPED
+              || (d->bits & IDLE_DISCARD_ARRIVALS))) {
         d->last_active = now;
         count_drop (e, p, d->reason);   /* rule 3 */
         return FALSE;

@@ -12,9 +12,9 @@
  *  4. a packet that does not fit discards its whole message (overflow);
  *  5. streams are isolated by (source, stream_id); an emptied stream forgets
  *     its droppers; decisions on messages expire OCTO_ENGINE_RECORD_AGE
- *     after their last packet arrived or left (a stream keeps those of its
- *     last 32 messages with nothing queued), and an epoch change
- *     (octo_engine_reset_stream) forgets them at once;
+ *     after their last packet arrived or left (of its messages with nothing
+ *     queued, a stream keeps the decisions on the 32 it saw last), and an
+ *     epoch change (octo_engine_reset_stream) forgets them at once;
  *  6. bandwidth is measured from departures (octo-rate.h) or set from outside
  *     (the transport's BBR estimate).
  *
@@ -100,10 +100,10 @@ const OctoPacket *octo_engine_peek (OctoEngine *engine, OctoTime now);
 gboolean octo_engine_dequeue (OctoEngine *engine, OctoTime now,
     OctoPacket *out);
 
-/* How long a decided message record outlives its last packet (arrived or
- * left the queue): a late packet within it meets the decision (rule 3), one
- * after it is a new head, judged afresh.  A stream empty and silent for as
- * long forgets all its records, so a restarted sender starts clean. */
+/* How long a message's decision outlives its last packet (arrived or left
+ * the queue): a late packet within it meets the decision (rule 3), one after
+ * it is a new head, judged afresh.  A stream empty and silent for as long
+ * forgets all its decisions, so a restarted sender starts clean. */
 #define OCTO_ENGINE_RECORD_AGE (2 * OCTO_SECOND)
 
 /* A new epoch of (source, stream_id), e.g. a restarted sender: its decided

@@ -395,11 +395,22 @@ test_bandwidth_unlimited_then_unknown (void)
   harness_free (h);
 }
 
-/* A stream keeps the decisions on its last 32 messages with nothing queued:
- * a late packet of a dropped message is discarded while 31 newer ones are
- * remembered, and is a new head once a 32nd newer one pushed it out. */
+/* Dequeues one packet at a time and expects each to be sent. */
 static void
-test_idle_decisions_kept_for_the_newest_32_messages (void)
+expect_sent_one_by_one (Harness *h, const gchar *sent, guint n, OctoTime now)
+{
+  for (guint i = 0; i < n; i++) {
+    harness_dequeue (h, 1, now);
+    assert_log (h, sent);
+  }
+}
+
+/* A stream keeps the decisions on the 32 messages with nothing queued whose
+ * records it made last: a late packet of a dropped message is discarded
+ * while 31 made after it are kept, and is a new head once a 32nd pushed it
+ * out. */
+static void
+test_idle_decisions_kept_for_the_last_32_messages (void)
 {
   Harness *h = harness_new (100000, OCTO_BW_MEASURED);
   Tags d = dropper (0);
@@ -423,6 +434,74 @@ test_idle_decisions_kept_for_the_newest_32_messages (void)
   harness_packets (h, 0, 0, 1, 2, 1, 4, 100, &low, 4 * MS);
   harness_dequeue (h, G_MAXUINT, 4 * MS);
   assert_log (h, "+0/1");
+  harness_free (h);
+}
+
+/* A long message whose packets each leave before the next arrives goes idle
+ * and takes its decision back once per packet: it keeps one decision, so
+ * the dropped message before it is still remembered (rule 3). */
+static void
+test_message_sent_packet_by_packet_keeps_one_decision (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_packets (h, 0, 0, 1, 0, 1, 4, 100, &low, 0);
+  harness_message (h, 0, 0, 2, 1, 100, &d, 0);
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  assert_log (h, "-0/1:dropper +0/2");
+  for (guint k = 0; k < 40; k++) {
+    harness_packets (h, 0, 0, 3, k, 1, 40, 100, &low, 2 * MS);
+    expect_sent_one_by_one (h, "+0/3", 1, 2 * MS);
+  }
+  harness_packets (h, 0, 0, 1, 1, 1, 4, 100, &low, 10 * MS);
+  assert_log (h, "-0/1:dropper");
+  g_assert_cmpuint (octo_engine_queued_packets (h->engine), ==, 0);
+  harness_free (h);
+}
+
+/* A partly sent message is never dropped (rule 4's exception), however many
+ * packets of a newer message went idle one by one since. */
+static void
+test_partly_sent_message_outlives_a_long_newer_one (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_MEASURED);
+  Tags d = dropper (0);
+
+  harness_packets (h, 0, 0, 10, 0, 1, 3, 100, &low, 0);
+  expect_sent_one_by_one (h, "+0/10", 1, 0);
+  for (guint k = 0; k < 32; k++) {
+    harness_packets (h, 0, 0, 11, k, 1, 32, 100, &low, 1 * MS);
+    expect_sent_one_by_one (h, "+0/11", 1, 1 * MS);
+  }
+  harness_packets (h, 0, 0, 10, 1, 1, 3, 100, &low, 2 * MS);
+  harness_message (h, 0, 0, 12, 1, 100, &d, 2 * MS);
+  harness_dequeue (h, G_MAXUINT, 3 * MS);
+  assert_log (h, "+0/10 +0/12");
+  harness_free (h);
+}
+
+/* Decisions are forgotten in the order their records were made, not the
+ * order messages went idle: a message that overflowed behind 40 queued ones
+ * goes idle first, and still outlives them (rule 4: its later packets are
+ * discarded). */
+static void
+test_overflowed_message_outlives_older_ones_draining (void)
+{
+  Harness *h = harness_new (4000, OCTO_BW_MEASURED);
+  gchar *log;
+
+  for (guint32 id = 1; id <= 40; id++)
+    harness_message (h, 0, 0, id, 1, 100, &low, 0);
+  harness_packets (h, 0, 0, 41, 0, 1, 3, 100, &low, 0);
+  assert_log (h, "-0/41:overflow");
+  harness_dequeue (h, G_MAXUINT, 1 * MS);
+  log = harness_take_log (h);
+  g_assert_true (g_str_has_prefix (log, "+0/1 +0/2 "));
+  g_assert_true (g_str_has_suffix (log, " +0/40"));
+  g_free (log);
+  harness_packets (h, 0, 0, 41, 1, 2, 3, 100, &low, 2 * MS);
+  assert_log (h, "-0/41:overflow -0/41:overflow");
   harness_free (h);
 }
 
@@ -586,8 +665,14 @@ main (int argc, char **argv)
       test_measured_rate_ignores_discarded_slots);
   g_test_add_func ("/rules/bandwidth-unlimited-then-unknown",
       test_bandwidth_unlimited_then_unknown);
-  g_test_add_func ("/rules/idle-decisions-kept-for-newest-32-messages",
-      test_idle_decisions_kept_for_the_newest_32_messages);
+  g_test_add_func ("/rules/idle-decisions-kept-for-last-32-messages",
+      test_idle_decisions_kept_for_the_last_32_messages);
+  g_test_add_func ("/rules/message-sent-packet-by-packet-keeps-one-decision",
+      test_message_sent_packet_by_packet_keeps_one_decision);
+  g_test_add_func ("/rules/partly-sent-message-outlives-a-long-newer-one",
+      test_partly_sent_message_outlives_a_long_newer_one);
+  g_test_add_func ("/rules/overflowed-message-outlives-older-ones-draining",
+      test_overflowed_message_outlives_older_ones_draining);
   g_test_add_func ("/rules/restarted-sender-judged-afresh-after-record-age",
       test_restarted_sender_is_judged_afresh_after_record_age);
   g_test_add_func ("/rules/late-packet-within-record-age-still-discarded",

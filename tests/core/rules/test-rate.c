@@ -238,6 +238,14 @@ test_arrival_buckets_share_samples (void)
   g_assert_cmpuint (samples[newest].time, ==, now);
   g_assert_cmpuint (samples[(newest + 1) % BUCKET_SAMPLES].time, ==,
       (now / bucket + 1) * bucket);
+  /* one back in an earlier bucket takes a sample of its own and marks the
+   * history unsorted for the next 64 samples */
+  octo_arrival_history_add (&c, samples, BUCKET_SAMPLES, BUCKET_SHIFT, 1,
+      now - bucket);
+  g_assert_cmpuint (samples[(newest + 2) % BUCKET_SAMPLES].time, ==,
+      now - bucket);
+  g_assert_cmpuint (c.disorder, ==, BUCKET_SAMPLES);
+  g_assert_cmpuint (c.count, ==, BUCKET_SAMPLES);
 }
 
 static void
