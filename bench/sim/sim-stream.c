@@ -216,7 +216,7 @@ decide_frame (SimStream *st, OctoTime now, OctoSourceMessage *msgs,
       return n;
     default:
       n = octo_trace_source_next_frame (st->source, now,
-          octo_sender_bandwidth (sim_world_flow_sender (st->world,
+          octo_sender_app_rate (sim_world_flow_sender (st->world,
                   st->flow)), msgs);
       *level = octo_trace_source_level (st->source);
       return n;

@@ -17,9 +17,11 @@
  * as rtpsession's upstream custom event RTPTWCCPackets; the core turns it
  * into delivery-rate samples (octo-twcc.h).
  *
- * The estimate is the property estimated-bitrate (bits/s of IP datagrams,
- * notified on changes of more than 5 %), for the encoder to follow with an
- * overshoot: the send buffer's rules, not the encoder, match the rate.
+ * The rate for the encoder is the property estimated-bitrate (bits/s of IP
+ * datagrams, notified on changes of more than 5 %): the core's application
+ * rate (the bandwidth estimate, or less while the path holds a standing
+ * queue; octo-send-path.h), for the encoder to follow with an overshoot:
+ * the send buffer's rules, not the encoder, match the rate.
  * The properties both senders have are octopussink's
  * (gstoctopussenderprops.h), and so is the stats structure's common part,
  * also posted on the bus every stats-interval.
@@ -505,7 +507,7 @@ parse_twcc_packets (const GstStructure *s, OctoTwccReport **reports)
 static gboolean
 estimate_changed (GstOctopusRtpSender *self)
 {
-  guint64 bw = octo_rtp_sender_bandwidth (self->sender);
+  guint64 bw = octo_rtp_sender_app_rate (self->sender);
 
   if (!octo_send_bandwidth_changed_enough (self->estimated_bitrate, bw))
     return FALSE;

@@ -7,10 +7,13 @@
  * ACKs.  A source faster than the path therefore fills the send buffer and
  * the rules decide what is dropped, instead of upstream being blocked.
  *
- * The bandwidth estimate is readable (property "estimated-bitrate",
- * notified on every change of more than 5 %) and sent upstream as a custom
- * event (gst_octopus_event_new_bandwidth) so encoders can re-choose their
- * rate.  Stats go to the "stats" property and a periodic element message.
+ * The rate an encoder should aim at (the core's application rate: the
+ * bandwidth estimate, or less while the path holds a standing queue;
+ * octo-send-path.h) is readable (property "estimated-bitrate", notified on
+ * every change of more than 5 %) and sent upstream as a custom event
+ * (gst_octopus_event_new_bandwidth) so encoders can re-choose their rate;
+ * the send buffer's rules keep the estimate itself (stats "bandwidth").
+ * Stats go to the "stats" property and a periodic element message.
  * The properties both senders have are octopusrtpsender's
  * (gstoctopussenderprops.h); "bandwidth" and "max-rate" are their
  * deprecated former names.
@@ -252,7 +255,7 @@ build_stats (GstOctopusSink *self)
 static gboolean
 bandwidth_changed (GstOctopusSink *self)
 {
-  guint64 bw = octo_sender_bandwidth (self->sender);
+  guint64 bw = octo_sender_app_rate (self->sender);
 
   if (!octo_send_bandwidth_changed_enough (self->bandwidth, bw))
     return FALSE;

@@ -32,6 +32,7 @@ gst_octopus_stats_new_sender (const gchar *name, const OctoSendStats *st)
   s = gst_structure_new (name,
       "pacing-rate", G_TYPE_UINT64, st->pacing_rate,
       "bandwidth", G_TYPE_UINT64, st->bandwidth,
+      "app-rate", G_TYPE_UINT64, st->app_rate,
       "min-rtt", G_TYPE_UINT64, (guint64) st->min_rtt,
       "srtt", G_TYPE_UINT64, (guint64) st->srtt,
       "cwnd", G_TYPE_UINT64, st->cwnd,

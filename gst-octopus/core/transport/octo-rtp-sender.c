@@ -48,6 +48,12 @@ octo_rtp_sender_bandwidth (const OctoRtpSender *sender)
   return octo_send_session_bandwidth (sender->session);
 }
 
+guint64
+octo_rtp_sender_app_rate (const OctoRtpSender *sender)
+{
+  return octo_send_session_app_rate (sender->session);
+}
+
 OctoRtpSender *
 octo_rtp_sender_new (const OctoRtpSenderConfig *config, OctoTime now)
 {

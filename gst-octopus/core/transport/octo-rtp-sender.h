@@ -98,6 +98,8 @@ void octo_rtp_sender_on_feedback (OctoRtpSender *sender,
 /* The bottleneck estimate (capped by max_rate), bits/s of link bytes;
  * OCTO_BW_UNKNOWN before the first sample. */
 guint64 octo_rtp_sender_bandwidth (const OctoRtpSender *sender);
+/* The rate the encoder should aim at (octo_send_path_app_rate). */
+guint64 octo_rtp_sender_app_rate (const OctoRtpSender *sender);
 guint32 octo_rtp_sender_queued_packets (const OctoRtpSender *sender);
 void octo_rtp_sender_get_stats (const OctoRtpSender *sender,
     OctoRtpSenderStats *stats);

@@ -10,6 +10,10 @@ struct _OctoSendPath {
   gboolean fed_back;            /* a feedback arrived */
   OctoTime hold_backs[OCTO_SEND_PATH_HOLD_BACKS];
   guint next_hold_back;
+  OctoArrivalCounters acked;    /* bytes acked, by ACK time */
+  OctoArrivalSample acked_samples[OCTO_SEND_PATH_ACKED_SAMPLES];
+  OctoTime first_acked;         /* OCTO_TIME_NONE: nothing acked yet */
+  guint64 acked_rate;           /* over the window at the last ACK; 0: none */
 };
 
 OctoSendPath *
@@ -20,6 +24,7 @@ octo_send_path_new (const OctoSendPathConfig *config, OctoCc *cc)
   p->config = *config;
   p->flight = octo_flight_new ();
   p->cc = cc;
+  p->first_acked = OCTO_TIME_NONE;
   octo_pacer_init (&p->pacer, OCTO_PACER_DEFAULT_BURST);
   return p;
 }
@@ -125,6 +130,32 @@ guint64
 octo_send_path_bandwidth (const OctoSendPath *path)
 {
   return capped (path, path->cc->ops->bandwidth (path->cc));
+}
+
+/* Whether the path holds a standing queue: the smoothed RTT is well above
+ * the minimum. */
+static gboolean
+queue_standing (const OctoSendPath *p)
+{
+  OctoTime srtt = octo_flight_srtt (p->flight);
+  OctoTime min_rtt = octo_send_path_min_rtt (p);
+
+  return srtt > 0 && min_rtt > 0 &&
+      srtt >= OCTO_SEND_PATH_QUEUED_RTT_RATIO * min_rtt;
+}
+
+guint64
+octo_send_path_app_rate (const OctoSendPath *path)
+{
+  guint64 bw = octo_send_path_bandwidth (path), cap;
+
+  if (bw == OCTO_BW_UNKNOWN || path->acked_rate == 0
+      || path->cc->ops->cwnd (path->cc) == OCTO_CC_NO_WINDOW
+      || !queue_standing (path))
+    return bw;
+  cap = (guint64) (OCTO_SEND_PATH_ACKED_FACTOR * path->acked_rate) +
+      OCTO_SEND_PATH_ACKED_EXTRA;
+  return MIN (bw, cap);
 }
 
 guint64
@@ -295,6 +326,19 @@ octo_send_path_on_ack (OctoSendPath *path, const OctoAck *ack,
   OctoRateSample rs;
 
   octo_flight_on_ack (path->flight, ack, ack_time, &rs);
+  if (rs.newly_acked > 0) {
+    octo_arrival_history_add (&path->acked, path->acked_samples,
+        OCTO_SEND_PATH_ACKED_SAMPLES, OCTO_SEND_PATH_ACKED_BUCKET_SHIFT,
+        (guint32) rs.newly_acked, ack_time);
+    /* only once the history spans the window: a rate over the first few
+     * ACKs says little */
+    if (path->first_acked == OCTO_TIME_NONE)
+      path->first_acked = ack_time;
+    else if (ack_time >= path->first_acked + OCTO_SEND_PATH_ACKED_WINDOW)
+      path->acked_rate = MAX (1, octo_arrival_history_rate (&path->acked,
+              path->acked_samples, OCTO_SEND_PATH_ACKED_SAMPLES,
+              ack_time - OCTO_SEND_PATH_ACKED_WINDOW, ack_time));
+  }
   if (path->cc->ops->on_ack && (rs.newly_acked > 0 || rs.newly_lost > 0))
     path->cc->ops->on_ack (path->cc, &rs,
         octo_flight_get_stats (path->flight)->bytes_acked,

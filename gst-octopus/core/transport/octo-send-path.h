@@ -37,16 +37,42 @@
  * the headroom times the estimate; the window still bounds the flight
  * (octo_send_path_set_backlog, design §5).  Not while the controller paces
  * below its estimate on purpose (BBR's DRAIN, PROBE_RTT, a 0.75 phase):
- * a backlogged bulk sender would otherwise never drain the path's queue. */
+ * a backlogged bulk sender would otherwise never drain the path's queue.
+ *
+ * The application's rate (octo_send_path_app_rate), what its encoder should
+ * aim at: the estimate, except while the path holds a standing queue (the
+ * flight's smoothed RTT at least OCTO_SEND_PATH_QUEUED_RTT_RATIO times the
+ * minimum); then at most OCTO_SEND_PATH_ACKED_FACTOR times the rate acked
+ * over the last OCTO_SEND_PATH_ACKED_WINDOW, plus 10 kbit/s (libwebrtc's
+ * AimdRateControl bounds its target by the acknowledged throughput the same
+ * way).  BBR's estimate is a maximum over ten round trips, so after a
+ * capacity drop it stays above what the path delivers for as long as the
+ * queue stretches those rounds; an encoder that follows it fills the queues
+ * with layers their rules then drop, and with base layers they may not
+ * (design §5).  The send buffer's rules keep the estimate.  A controller
+ * without a window (a fixed rate: the Oracle's) is followed as it is. */
 #pragma once
 
 #include "octo-cc.h"
 #include "octo-pacer.h"
+#include "octo-rate.h"
 
 G_BEGIN_DECLS
 
 /* How many recent feedbacks' hold-backs the largest is taken of. */
 #define OCTO_SEND_PATH_HOLD_BACKS 16
+
+/* The application's rate (header): a queue of half the minimum RTT is a
+ * standing one; then the rate acked in the last 250 ms, with 25 % more
+ * (chosen in the simulator, design §5). */
+#define OCTO_SEND_PATH_QUEUED_RTT_RATIO 2.0
+#define OCTO_SEND_PATH_ACKED_FACTOR 1.25
+#define OCTO_SEND_PATH_ACKED_EXTRA 10000
+#define OCTO_SEND_PATH_ACKED_WINDOW (250 * OCTO_MSECOND)
+/* Acked bytes, one sample per aligned 2^23 ns (8.4 ms): 64 reach back 530 ms
+ * whatever the ACK rate. */
+#define OCTO_SEND_PATH_ACKED_SAMPLES 64
+#define OCTO_SEND_PATH_ACKED_BUCKET_SHIFT 23
 
 /* libwebrtc's pacing factor (its PacingController's 2.5). */
 #define OCTO_SEND_PATH_PACING_HEADROOM 2.5
@@ -80,6 +106,9 @@ OctoFlight *octo_send_path_flight (const OctoSendPath *path);
  * controller's estimate capped by max_rate. */
 guint64 octo_send_path_pacing_rate (const OctoSendPath *path);
 guint64 octo_send_path_bandwidth (const OctoSendPath *path);
+/* The rate the application should aim at (header); OCTO_BW_UNKNOWN before
+ * the first estimate. */
+guint64 octo_send_path_app_rate (const OctoSendPath *path);
 /* The controller's own estimate, uncapped. */
 guint64 octo_send_path_estimate (const OctoSendPath *path);
 /* The controller's window plus the hold-back allowance; OCTO_CC_NO_WINDOW

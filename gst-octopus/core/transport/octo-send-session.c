@@ -112,6 +112,12 @@ octo_send_session_bandwidth (const OctoSendSession *session)
   return octo_send_path_bandwidth (session->path);
 }
 
+guint64
+octo_send_session_app_rate (const OctoSendSession *session)
+{
+  return octo_send_path_app_rate (session->path);
+}
+
 guint32
 octo_send_session_queued_packets (const OctoSendSession *session)
 {
@@ -126,6 +132,7 @@ octo_send_session_get_stats (const OctoSendSession *s, OctoSendStats *st)
   memset (st, 0, sizeof (*st));
   st->pacing_rate = octo_send_path_pacing_rate (s->path);
   st->bandwidth = octo_send_path_bandwidth (s->path);
+  st->app_rate = octo_send_path_app_rate (s->path);
   st->srtt = octo_flight_srtt (flight);
   st->min_rtt = octo_send_path_min_rtt (s->path);
   st->cwnd = octo_send_path_cwnd (s->path);

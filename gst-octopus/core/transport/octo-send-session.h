@@ -27,6 +27,7 @@ typedef struct {
 typedef struct {
   guint64 pacing_rate;          /* bits/s */
   guint64 bandwidth;            /* bits/s; 0 unknown */
+  guint64 app_rate;             /* bits/s the app should aim at; 0 unknown */
   OctoTime min_rtt, srtt;       /* 0 unknown */
   guint64 cwnd, inflight;       /* link bytes; cwnd 0: no window */
   OctoTime feedback_hold_back;  /* largest recent hold-back of feedback */
@@ -84,6 +85,8 @@ void octo_send_session_update (OctoSendSession *session);
 
 /* The path's estimate, capped; what the dropping rules see. */
 guint64 octo_send_session_bandwidth (const OctoSendSession *session);
+/* The path's application rate (octo_send_path_app_rate). */
+guint64 octo_send_session_app_rate (const OctoSendSession *session);
 guint32 octo_send_session_queued_packets (const OctoSendSession *session);
 void octo_send_session_get_stats (const OctoSendSession *session,
     OctoSendStats *stats);

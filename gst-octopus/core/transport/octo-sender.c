@@ -148,6 +148,14 @@ octo_sender_bandwidth (const OctoSender *sender)
   return octo_send_session_bandwidth (sender->session);
 }
 
+guint64
+octo_sender_app_rate (const OctoSender *sender)
+{
+  if (sender->mp)
+    return octo_mp_session_bandwidth (sender->mp);
+  return octo_send_session_app_rate (sender->session);
+}
+
 void
 octo_sender_set_fixed_rates (OctoSender *s, guint64 pacing_rate,
     guint64 bandwidth)
@@ -523,6 +531,7 @@ mp_session_stats (const OctoSender *s, OctoSenderStats *st)
   OctoSenderPathStats ps;
 
   ss->bandwidth = octo_mp_session_bandwidth (s->mp);
+  ss->app_rate = ss->bandwidth;
   ss->queued_bytes = octo_mp_session_queued_bytes (s->mp);
   ss->queued_packets = octo_mp_session_queued_packets (s->mp);
   ss->state = "multipath";

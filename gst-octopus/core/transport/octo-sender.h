@@ -132,8 +132,11 @@ gboolean octo_sender_on_path_control (OctoSender *sender, guint path,
  * lost a reference): the application should encode one. */
 gboolean octo_sender_take_keyframe_request (OctoSender *sender);
 
-/* The rate the dropping rules and upstream encoders should see, bits/s. */
+/* The rate the dropping rules see, bits/s. */
 guint64 octo_sender_bandwidth (const OctoSender *sender);
+/* The rate upstream encoders should aim at (octo_send_path_app_rate); over
+ * several paths, the estimates' sum (octo_mp_session_bandwidth). */
+guint64 octo_sender_app_rate (const OctoSender *sender);
 /* OCTO_SENDER_FIXED only: pace at @pacing_rate and report @bandwidth (0:
  * the pacing rate) to the dropping rules and the app, both bits/s of link
  * bytes.  The Oracle follows the capacity trace with it. */

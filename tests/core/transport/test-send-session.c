@@ -459,6 +459,86 @@ test_fixed_controller_reports_what_it_is_set_to (void)
   octo_send_session_free (s);
 }
 
+/* A sender's packets and when each is acked. */
+typedef struct {
+  OctoSendSession *session;
+  guint64 seq[256];
+  OctoTime acked_at[256];
+  guint sent, acked;
+} AckScript;
+
+/* Sends a 2500-byte packet every 10 ms (2 Mbit/s) from @from to @to and
+ * acks each @rtt later, in order (a packet waits for the one before it, as
+ * behind a FIFO queue); returns the app rate at @to. */
+static guint64
+run_acks (AckScript *a, OctoTime from, OctoTime to, OctoTime rtt)
+{
+  OctoSendPath *path = octo_send_session_path (a->session);
+
+  for (OctoTime t = from; t <= to; t += 1 * MS) {
+    if (t % (10 * MS) == 0 && t < to) {
+      a->seq[a->sent] = octo_send_session_on_sent (a->session, 2500, TRUE, t);
+      a->acked_at[a->sent++] = t + rtt;
+    }
+    while (a->acked < a->sent && a->acked_at[a->acked] <= t) {
+      OctoAck ack = {.n_ranges = 1 };
+      ack.ranges[0].first = ack.ranges[0].last = (guint32) a->seq[a->acked++];
+      octo_send_path_on_feedback (path, OCTO_TIME_NONE);
+      octo_send_path_on_ack (path, &ack, t);
+    }
+  }
+  return octo_send_session_app_rate (a->session);
+}
+
+/* The application's rate: the estimate while the path holds no standing
+ * queue, however little the app sends; 1.25 times the acked rate plus
+ * 10 kbit/s once the smoothed RTT is twice the minimum; the estimate again
+ * when the queue is gone. */
+static void
+test_app_rate_follows_acked_rate_under_a_standing_queue (void)
+{
+  ScriptCc *cc = script_new (10000000, 10000000, 1000000);
+  Drops drops = { 0 };
+  AckScript a = {.session = session_new (cc, 0, 0, &drops) };
+  OctoSendStats st;
+
+  g_assert_cmpuint (octo_send_session_app_rate (a.session), ==, 10000000);
+  /* RTT 50 ms: acked 2 Mbit/s, no queue */
+  g_assert_cmpuint (run_acks (&a, 0, 500 * MS, 50 * MS), ==, 10000000);
+  /* RTT 150 ms from 500 ms on; srtt reaches 100 ms after six samples, and
+   * the acked rate is 2 Mbit/s again once 250 ms of them came in */
+  g_assert_cmpuint (run_acks (&a, 500 * MS, 1000 * MS, 150 * MS), ==,
+      1.25 * 2000000 + 10000);
+  octo_send_session_get_stats (a.session, &st);
+  g_assert_cmpuint (st.app_rate, ==, 2510000);
+  g_assert_cmpuint (st.bandwidth, ==, 10000000);
+  g_assert_cmpuint (st.srtt, >=, 100 * MS);
+  /* the estimate still bounds it */
+  cc->bandwidth = 2000000;
+  g_assert_cmpuint (octo_send_session_app_rate (a.session), ==, 2000000);
+  cc->bandwidth = 10000000;
+  /* RTT 50 ms again: the queue is gone within six samples */
+  g_assert_cmpuint (run_acks (&a, 1000 * MS, 1400 * MS, 50 * MS), ==,
+      10000000);
+  g_assert_cmpuint (drops.dropped, ==, 0);
+  octo_send_session_free (a.session);
+}
+
+/* A controller without a window (the Oracle's fixed rate) is followed as it
+ * is, queue or not. */
+static void
+test_app_rate_of_a_windowless_controller_is_its_estimate (void)
+{
+  ScriptCc *cc = script_new (10000000, 10000000, OCTO_CC_NO_WINDOW);
+  Drops drops = { 0 };
+  AckScript a = {.session = session_new (cc, 0, 0, &drops) };
+
+  run_acks (&a, 0, 500 * MS, 50 * MS);
+  g_assert_cmpuint (run_acks (&a, 500 * MS, 1000 * MS, 150 * MS), ==,
+      10000000);
+  octo_send_session_free (a.session);
+}
+
 static void
 test_notify_rule_threshold_is_five_percent (void)
 {
@@ -492,6 +572,12 @@ main (int argc, char **argv)
       "feedback", test_initial_rate_until_the_first_feedback);
   g_test_add_func ("/transport/send-session/fixed-controller-reports-what-it-"
       "is-set-to", test_fixed_controller_reports_what_it_is_set_to);
+  g_test_add_func ("/transport/send-session/app-rate-follows-acked-rate-"
+      "under-a-standing-queue",
+      test_app_rate_follows_acked_rate_under_a_standing_queue);
+  g_test_add_func ("/transport/send-session/app-rate-of-a-windowless-"
+      "controller-is-its-estimate",
+      test_app_rate_of_a_windowless_controller_is_its_estimate);
   g_test_add_func ("/transport/send-session/notify-rule-threshold-is-five-"
       "percent", test_notify_rule_threshold_is_five_percent);
   return g_test_run ();
