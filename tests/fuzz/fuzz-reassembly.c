@@ -3,9 +3,9 @@
  * under tight memory caps and a 5 ms reorder wait, its timer run after
  * each.  It must never read or write out of bounds, stay within its caps,
  * deliver only messages of their announced length (a layered one: exactly
- * its delivered layers' lengths) and, per stream and connection, in
- * increasing msg_id order; qualitative (trimmed) fragments take the same
- * path, and every NACK it queues must parse. */
+ * its delivered layers' lengths) and, per stream and connection (a new one
+ * at each replacement), in increasing msg_id order; qualitative (trimmed)
+ * fragments take the same path, and every NACK it queues must parse. */
 #include "transport/octo-receiver.h"
 
 #include <stdint.h>
@@ -17,6 +17,7 @@ typedef struct {
   OctoReceiver *receiver;
   gboolean have_conn;
   guint32 conn_id;
+  guint64 replaced;             /* the receiver's connections_replaced */
   GHashTable *last_id;          /* stream_id -> last msg_id delivered */
 } Order;
 
@@ -24,14 +25,18 @@ static void
 check_order (Order *o, const OctoMessage *msg)
 {
   guint32 conn_id = 0;
+  guint64 replaced = octo_receiver_get_stats (o->receiver)->connections_replaced;
   gpointer stream = GUINT_TO_POINTER ((guint) msg->header.stream_id);
   gpointer last;
 
+  /* a connection id replaced more than OCTO_RECEIVER_RETIRED_CONNS
+   * connections ago is forgotten: back, it is a new connection */
   octo_receiver_connection (o->receiver, &conn_id);
-  if (!o->have_conn || conn_id != o->conn_id)
+  if (!o->have_conn || conn_id != o->conn_id || replaced != o->replaced)
     g_hash_table_remove_all (o->last_id);
   o->have_conn = TRUE;
   o->conn_id = conn_id;
+  o->replaced = replaced;
   if (g_hash_table_lookup_extended (o->last_id, stream, NULL, &last)
       && !octo_msg_id_newer (msg->header.msg_id, GPOINTER_TO_UINT (last)))
     abort ();
