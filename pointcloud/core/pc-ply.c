@@ -1,6 +1,7 @@
 /* gst-octopus point clouds: the PLY reader and writer. */
 #include "pc-ply.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ typedef struct {
   guint64 count;
   Property props[MAX_PROPERTIES];
   guint n_props;
+  guint line;                   /* of its 'element' line */
 } Element;
 
 typedef struct {
@@ -160,12 +162,14 @@ parse_header_line (Parser *p, gchar **tok, GError **error)
     if (p->n_elements == MAX_ELEMENTS)
       return fail_line (error, p->line, "more than %u elements",
           MAX_ELEMENTS);
+    errno = 0;
     count = g_ascii_strtoull (tok[2], &end, 10);
-    if (*end != '\0' || end == tok[2] || tok[2][0] == '-')
+    if (*end != '\0' || end == tok[2] || tok[2][0] == '-' || errno == ERANGE)
       return fail_line (error, p->line, "bad element count '%s'", tok[2]);
     el = &p->elements[p->n_elements++];
     el->is_vertex = strcmp (tok[1], "vertex") == 0;
     el->count = count;
+    el->line = p->line;
     return TRUE;
   }
   if (strcmp (tok[0], "property") == 0) {
@@ -242,6 +246,13 @@ parse_header (Parser *p, GError **error)
     return FALSE;
   if (!have_format)
     return fail_line (error, p->line, "header has no 'format' line");
+  /* entries of no property would take no bytes: their count, however
+   * large, would not be bounded by the data */
+  for (guint i = 0; i < p->n_elements; i++)
+    if (p->elements[i].count > 0 && p->elements[i].n_props == 0)
+      return fail_line (error, p->elements[i].line, "element has %"
+          G_GUINT64_FORMAT " entries but no properties",
+          p->elements[i].count);
   for (guint i = 0; i < p->n_elements; i++) {
     const Element *el = &p->elements[i];
     guint have = 0;

@@ -64,6 +64,13 @@ test_ply_ascii_errors_name_the_line (void)
     {"ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
           "property float y\nproperty float z\nend_header\n1 2 3 4\n",
         "line 8: more values than the 3 properties"},
+    /* found by fuzz-pc-ply: 2^64 - 1 entries of nothing, read forever */
+    {"ply\nformat binary_little_endian 1.0\nelement face 9\n"
+          "element vertex 1\nproperty float x\nproperty float y\n"
+          "property float z\nend_header\n",
+        "line 3: element has 9 entries but no properties"},
+    {"ply\nformat ascii 1.0\nelement vertex 18446744073709551616\n",
+        "line 3: bad element count '18446744073709551616'"},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
