@@ -338,7 +338,10 @@ parse_ascii_element (Parser *p, const Element *el, guint64 index,
     const Property *prop = &el->props[j];
     guint64 items = 1;
     if (prop->list_count != T_NONE) {
-      if (!ascii_number (&s, &v, &bad) || bad || v < 0 || v != floor (v)) {
+      /* a list's length is an integer type's (int at most): a larger
+       * value is not one, nor a guint64 to convert */
+      if (!ascii_number (&s, &v, &bad) || bad || v < 0 || v != floor (v)
+          || v > G_MAXUINT32) {
         ok = fail_line (error, p->line, "bad or missing list length");
         break;
       }

@@ -71,6 +71,11 @@ test_ply_ascii_errors_name_the_line (void)
         "line 3: element has 9 entries but no properties"},
     {"ply\nformat ascii 1.0\nelement vertex 18446744073709551616\n",
         "line 3: bad element count '18446744073709551616'"},
+    /* found by fuzz-pc-ply under UBSan: a list length past any integer */
+    {"ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int idx\n"
+          "element vertex 1\nproperty float x\nproperty float y\n"
+          "property float z\nend_header\n2e27 1 2\n1 2 3\n",
+        "line 10: bad or missing list length"},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
