@@ -76,7 +76,8 @@ struct _Message {
   guint8 discard_arrivals;      /* partly sent, then overflowed */
   guint8 taken_back;            /* its decision has a slot in the ring */
   /* the stream's count of records made, when this one was: its place in
-   * the ring (exact while fewer than 65,504 of its messages are queued) */
+   * the ring (exact while the records made since the oldest decision kept
+   * or record queued number fewer than 2^16) */
   guint16 made;
 };
 
@@ -352,8 +353,8 @@ write_decision (IdleDecision *d, const Message *m, OctoTime now)
 /* Puts @m's decision in the ring in the order records were made: a full
  * ring forgets the decision on the message made first, which is @m's own if
  * @m was made before every decision kept.  The case remember_decision() does
- * not take: a decision taken back, or one going idle before a message made
- * after it did (it overflowed behind them). */
+ * not take: a decision taken back, or one going idle after that of a
+ * message made later (which overflowed behind it, say). */
 static G_GNUC_NO_INLINE void
 remember_decision_out_of_turn (Stream *s, const Message *m, OctoTime now)
 {
@@ -438,8 +439,27 @@ grow_messages (OctoEngine *e)
   e->free_tail = &block->message[MESSAGES_PER_BLOCK - 1];
 }
 
+/* A record for a late packet of a message decided to be sent: its decision
+ * moves back from the idle ring, keeping its slot and its place there. */
+static void
+take_back_decision (Message *m, IdleDecision *d)
+{
+  m->state = d->bits & IDLE_STATE_MASK;
+  m->reason = d->reason;
+  m->priority = (d->bits >> IDLE_PRIORITY_SHIFT) & (OCTO_N_PRIORITIES - 1);
+  m->sent_any = (d->bits & IDLE_SENT_ANY) != 0;
+  m->discard_arrivals = (d->bits & IDLE_DISCARD_ARRIVALS) != 0;
+  m->made = d->made;
+  m->taken_back = TRUE;
+  d->bits &= ~IDLE_STATE_MASK;
+}
+
+/* A record for @h's message; @taken: its decision in the idle ring, taken
+ * back (a late packet of a message decided to be sent), whose place the
+ * record keeps instead of counting as one more made. */
 static Message *
-new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
+new_message (OctoEngine *e, Stream *s, const OctoHeader *h,
+    IdleDecision *taken, OctoTime now)
 {
   Message *m;
 
@@ -454,7 +474,10 @@ new_message (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
   m->msg_id = h->msg_id;
   m->priority = h->priority;
   m->epoch = s->epoch;
-  m->made = s->made++;
+  if (taken)
+    take_back_decision (m, taken);
+  else
+    m->made = s->made++;
   m->head_time = now;
   m->prev = s->newest;
   if (s->newest)
@@ -504,21 +527,6 @@ find_idle_decision (Stream *s, guint32 msg_id, OctoTime now)
       return now >= d->last_active + OCTO_ENGINE_RECORD_AGE ? NULL : d;
   }
   return NULL;
-}
-
-/* A record for a late packet of a message decided to be sent: its decision
- * moves back from the idle ring, keeping its slot and its place there. */
-static void
-take_back_decision (Message *m, IdleDecision *d)
-{
-  m->state = d->bits & IDLE_STATE_MASK;
-  m->reason = d->reason;
-  m->priority = (d->bits >> IDLE_PRIORITY_SHIFT) & (OCTO_N_PRIORITIES - 1);
-  m->sent_any = (d->bits & IDLE_SENT_ANY) != 0;
-  m->discard_arrivals = (d->bits & IDLE_DISCARD_ARRIVALS) != 0;
-  m->made = d->made;
-  m->taken_back = TRUE;
-  d->bits &= ~IDLE_STATE_MASK;
 }
 
 /* Forgets the stream's decisions on messages with nothing queued. */
@@ -897,9 +905,7 @@ octo_engine_enqueue (OctoEngine *e, const OctoPacket *p, OctoTime now)
         count_drop (e, p, d->reason);   /* rule 3 */
         return FALSE;
       }
-      m = new_message (e, s, &p->header, now);
-      if (d)
-        take_back_decision (m, d);
+      m = new_message (e, s, &p->header, d, now);
       new_record = TRUE;
     }
   } else if (!p->tagged) {

@@ -13,8 +13,9 @@
  *  5. streams are isolated by (source, stream_id); an emptied stream forgets
  *     its droppers; decisions on messages expire OCTO_ENGINE_RECORD_AGE
  *     after their last packet arrived or left (of its messages with nothing
- *     queued, a stream keeps the decisions on the 32 it saw last), and an
- *     epoch change (octo_engine_reset_stream) forgets them at once;
+ *     queued, a stream keeps the decisions on the 32 whose records it made
+ *     last), and an epoch change (octo_engine_reset_stream) forgets them at
+ *     once;
  *  6. bandwidth is measured from departures (octo-rate.h) or set from outside
  *     (the transport's BBR estimate).
  *

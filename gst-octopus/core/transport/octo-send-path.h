@@ -50,7 +50,9 @@
  * queue stretches those rounds; an encoder that follows it fills the queues
  * with layers their rules then drop, and with base layers they may not
  * (design §5).  The send buffer's rules keep the estimate.  A controller
- * without a window (a fixed rate: the Oracle's) is followed as it is. */
+ * without a window (a fixed rate: the Oracle's) is followed as it is.  The
+ * acked rate is taken at each ACK: through an outage (no ACK) it keeps its
+ * last value (design §5). */
 #pragma once
 
 #include "octo-cc.h"
@@ -62,15 +64,15 @@ G_BEGIN_DECLS
 /* How many recent feedbacks' hold-backs the largest is taken of. */
 #define OCTO_SEND_PATH_HOLD_BACKS 16
 
-/* The application's rate (header): a queue of half the minimum RTT is a
- * standing one; then the rate acked in the last 250 ms, with 25 % more
- * (chosen in the simulator, design §5). */
+/* The application's rate (header): a queue of one minimum RTT (a smoothed
+ * RTT of twice the minimum) is a standing one; then the rate acked in the
+ * last 250 ms, with 25 % more (chosen in the simulator, design §5). */
 #define OCTO_SEND_PATH_QUEUED_RTT_RATIO 2.0
 #define OCTO_SEND_PATH_ACKED_FACTOR 1.25
 #define OCTO_SEND_PATH_ACKED_EXTRA 10000
 #define OCTO_SEND_PATH_ACKED_WINDOW (250 * OCTO_MSECOND)
-/* Acked bytes, one sample per aligned 2^23 ns (8.4 ms): 64 reach back 530 ms
- * whatever the ACK rate. */
+/* Acked bytes, one sample per aligned 2^23 ns (8.4 ms): 64 reach back more
+ * than 62 buckets (520 ms) whatever the ACK rate. */
 #define OCTO_SEND_PATH_ACKED_SAMPLES 64
 #define OCTO_SEND_PATH_ACKED_BUCKET_SHIFT 23
 

@@ -25,7 +25,7 @@ struct _OctoSender {
   guint64 nacks_received;
   guint8 *padding;              /* zero payload of a padding message */
   guint16 last_stream;          /* padding joins the stream last submitted */
-  OctoArrivalMeter app_rate;    /* link bytes the app submitted */
+  OctoArrivalMeter submitted;   /* link bytes the app submitted */
   guint64 padding_packets, padding_bytes;
   guint64 keyframe_requests;    /* taken from ACKs */
   OctoTime last_keyframe_request;       /* taken, or OCTO_TIME_NONE */
@@ -136,7 +136,7 @@ octo_sender_new (const OctoSenderConfig *config, OctoTime now)
   s->next_msg_id = g_hash_table_new (NULL, NULL);
   s->padding = g_malloc0 (s->config.mtu);
   s->last_keyframe_request = OCTO_TIME_NONE;
-  octo_arrival_meter_init (&s->app_rate);
+  octo_arrival_meter_init (&s->submitted);
   return s;
 }
 
@@ -217,7 +217,7 @@ submit (OctoSender *s, const OctoHeader *params, const OctoMsgInfo *info,
     p.header = header;
     p.size = out->len + OCTO_LINK_OVERHEAD;
     /* A rejected packet was freed by the drop callback. */
-    octo_arrival_meter_add (&s->app_rate, p.size, now);
+    octo_arrival_meter_add (&s->submitted, p.size, now);
     if (s->mp)
       octo_mp_session_enqueue (s->mp, &p, now, now);
     else
@@ -256,7 +256,7 @@ wants_probe (const OctoSender *s, const OctoSendPath *path, OctoTime now)
     OctoTime start = now > OCTO_SENDER_APP_RATE_WINDOW ?
         now - OCTO_SENDER_APP_RATE_WINDOW : 0;
     ceiling = OCTO_SENDER_PROBE_HEADROOM *
-        octo_arrival_meter_rate (&s->app_rate, start, now);
+        octo_arrival_meter_rate (&s->submitted, start, now);
   }
   return ceiling > 0 && octo_send_path_estimate (path) < ceiling;
 }
