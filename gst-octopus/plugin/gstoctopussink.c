@@ -1083,9 +1083,7 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
           "Deprecated: use max-bitrate", 0, G_MAXUINT64,
           GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE, rw | G_PARAM_DEPRECATED));
   bandwidth_pspec = g_param_spec_uint64 ("bandwidth", "Bandwidth",
-      "Deprecated: use estimated-bitrate (the same value: the rate for the "
-      "encoder; the estimate itself is the stats' bandwidth)", 0,
-      G_MAXUINT64, 0,
+      "Deprecated: use estimated-bitrate", 0, G_MAXUINT64, 0,
       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_DEPRECATED);
   g_object_class_install_property (gobject_class, PROP_BANDWIDTH,
       bandwidth_pspec);
