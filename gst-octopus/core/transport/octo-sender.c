@@ -253,8 +253,8 @@ wants_probe (const OctoSender *s, const OctoSendPath *path, OctoTime now)
   if (!s->config.probe || !octo_send_path_probing (path))
     return FALSE;
   if (ceiling == 0) {
-    OctoTime start = now > OCTO_SENDER_APP_RATE_WINDOW ?
-        now - OCTO_SENDER_APP_RATE_WINDOW : 0;
+    OctoTime start = now > OCTO_SENDER_SUBMITTED_WINDOW ?
+        now - OCTO_SENDER_SUBMITTED_WINDOW : 0;
     ceiling = OCTO_SENDER_PROBE_HEADROOM *
         octo_arrival_meter_rate (&s->submitted, start, now);
   }

@@ -50,9 +50,10 @@ typedef struct {
 } OctoSenderConfig;
 
 #define OCTO_SENDER_DEFAULT_MTU 1400
-/* The default probe ceiling in multiples of the app's recent rate. */
+/* The default probe ceiling in multiples of the rate the app submitted over
+ * the last OCTO_SENDER_SUBMITTED_WINDOW. */
 #define OCTO_SENDER_PROBE_HEADROOM 4
-#define OCTO_SENDER_APP_RATE_WINDOW (1 * OCTO_SECOND)
+#define OCTO_SENDER_SUBMITTED_WINDOW (1 * OCTO_SECOND)
 /* ACKs asking for a key frame within this of the last request taken are
  * the same request (the receiver repeats it for
  * OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN). */
