@@ -11,7 +11,7 @@
 # eval/live-eval.py runs webrtc-call.py's gcc arm (rtpgccbwe, needs root
 # and rtpgccbwe on GST_PLUGIN_PATH) GCC_REPEATS valid times (default 5) on
 # GCC_TRACES (default Verizon-LTE-short), 60 ms RTT, the shipped clip; then
-# bench/validate-gcc.py simulates each valid run's stretch of the trace
+# bench/validate-live.py simulates each valid run's stretch of the trace
 # with the clip's own VP8 trace and compares p99 latency and utilisation
 # (goal: within 25 %).  Runs the load guard rejected are shown, never
 # averaged.  GCC_SCHEME=chromium-gcc takes Chromium's GCC (libwebrtc) as the
@@ -80,7 +80,7 @@ if [ "${GCC:-0}" = 1 ] || [ "${GCC_ONLY:-0}" = 1 ]; then
     "$ROOT/eval/live-eval.py" run "$OUT/live-gcc" --schemes "${GCC_SCHEME:-gcc}" \
     --traces ${GCC_TRACES:-Verizon-LTE-short} --repeats "${GCC_REPEATS:-5}" \
     --seconds "${GCC_SECONDS:-30}" --delay-ms 30 --build "$BUILD" || true
-  "$ROOT/bench/validate-gcc.py" "$OUT/live-gcc" --sim "$SIM" \
+  "$ROOT/bench/validate-live.py" "$OUT/live-gcc" --sim "$SIM" \
     --scheme "${GCC_SCHEME:-gcc}" --include-invalid || true
   [ "${GCC_ONLY:-0}" = 1 ] && exit 0
 fi

@@ -12,6 +12,15 @@ that the simulator carries the same video as `make live-eval`:
                       pattern, flags and key-frame cap of webrtc-call.py's
                       octopus arms (its configure_temporal_layers), at
                       --vp8-bitrate.
+  NAME-live-quality.trace
+                      VP9, 3 spatial layers as `make demo` encodes them
+                      (demo-pipelines/case2-live-send.py: no periodic key
+                      picture, every layer restarting at an intra base sync
+                      every 10 frames, speed 9) at the live calls' 30 fps,
+                      one encoding per rate of --live-levels, up to the
+                      20 Mbit/s the live encoder may reach; the trace's GoP
+                      is the sync interval (a sync restarts every layer and
+                      carries the droppers a key picture does, design 6).
   NAME-vp8.trace      single-layer VP8 as the gcc arm encodes it (vp8enc
                       deadline=1 cpu-used=8, no periodic key frame), one
                       encoding per rate of --levels: a 1-layer quality trace
@@ -56,6 +65,10 @@ warnings.filterwarnings("ignore", "GObject.ValueArray", DeprecationWarning)
 WIDTH, HEIGHT, FPS = 640, 360, 25
 SVC_GOP, VP8_GOP = 10, 8
 SVC_FRACTIONS = (0.2, 0.5, 1.0)     # octopussvcenc's default spatial split
+# make demo's case-2 encoder (demo-pipelines/case2-live-send.py) and pace
+LIVE_SVC = ("codec=vp9 spatial-layers=3 gop=10000 spatial-sync=10 "
+            "intra-base-sync=true speed=9")
+LIVE_FPS = 30
 DUMP_MAGIC = b"OSVCDMP1"
 DUMP_HEADER = struct.Struct("<IBBBBQI")    # svc-encoder/core/svc-dump.h
 
@@ -78,12 +91,12 @@ def trace_frames(args, clip, gop):
     return unit * max(1, -(-args.min_frames // unit))
 
 
-def encode(clip, n_frames, encoder, dump, configure=None):
-    """Pushes @n_frames of @clip (looped) at FPS through @encoder into an
+def encode(clip, n_frames, encoder, dump, configure=None, fps=FPS):
+    """Pushes @n_frames of @clip (looped) at @fps through @encoder into an
     octopussvclog dump, as fast as the encoder goes."""
     pipeline = Gst.parse_launch(
         "appsrc name=src format=time caps=video/x-raw,format=I420,"
-        f"width={WIDTH},height={HEIGHT},framerate={FPS}/1,pixel-aspect-ratio=1/1 "
+        f"width={WIDTH},height={HEIGHT},framerate={fps}/1,pixel-aspect-ratio=1/1 "
         f'! {encoder} ! octopussvclog location="{dump}" ! fakesink')
     if configure:
         configure(pipeline.get_by_name("enc"))
@@ -91,8 +104,8 @@ def encode(clip, n_frames, encoder, dump, configure=None):
     pipeline.set_state(Gst.State.PLAYING)
     for i in range(n_frames):
         buf = Gst.Buffer.new_wrapped(clip[i % len(clip)])
-        buf.pts = i * Gst.SECOND // FPS
-        buf.duration = Gst.SECOND // FPS
+        buf.pts = i * Gst.SECOND // fps
+        buf.duration = Gst.SECOND // fps
         if src.emit("push-buffer", buf) != Gst.FlowReturn.OK:
             sys.exit("clip-video-trace: the encoder refused a frame")
     src.emit("end-of-stream")
@@ -151,20 +164,27 @@ def frames_of(sizes, ssim, n_frames, n_layers):
     return rows
 
 
-def level_stats(rows, n_frames, n_layers):
+def level_stats(rows, n_frames, n_layers, fps=FPS):
     top = [r for r in rows if r[1] == n_layers - 1]
-    return {"mean_kbps": round(sum(r[2] for r in rows) * 8 * FPS / n_frames / 1000, 1),
+    return {"mean_kbps": round(sum(r[2] for r in rows) * 8 * fps / n_frames / 1000, 1),
             "mean_ssim_top_layer": round(sum(r[3] for r in top) / len(top), 4)}
 
 
-def quality_trace(args, clip, work, codec):
+def quality_trace(args, clip, work, kind):
     """Lines of a quality trace and per-level statistics: VP9 3 spatial
-    layers (codec "vp9") or single-layer VP8 (codec "vp8")."""
+    layers (kind "quality", or "live" as make demo encodes them) or
+    single-layer VP8 (kind "vp8")."""
     lines, stats = [], {}
+    codec = "vp8" if kind == "vp8" else "vp9"
+    fps = LIVE_FPS if kind == "live" else FPS
     n_frames = trace_frames(args, clip, SVC_GOP if codec == "vp9" else 1)
-    for kbps in args.levels:
-        dump = os.path.join(work, f"{codec}-{kbps}.dump")
-        if codec == "vp9":
+    for kbps in args.live_levels if kind == "live" else args.levels:
+        dump = os.path.join(work, f"{kind}-{kbps}.dump")
+        if kind == "live":
+            n_layers, fractions, gop = 3, SVC_FRACTIONS, SVC_GOP
+            encoder = (f"octopussvcenc name=enc {LIVE_SVC} threads=2 "
+                       f"bitrate={kbps * 1000} max-bitrate=0")
+        elif codec == "vp9":
             n_layers, fractions, gop = 3, SVC_FRACTIONS, SVC_GOP
             encoder = (f"octopussvcenc name=enc codec=vp9 spatial-layers=3 gop={SVC_GOP} "
                        f"speed=8 threads=2 bitrate={kbps * 1000} max-bitrate=0")
@@ -174,15 +194,15 @@ def quality_trace(args, clip, work, codec):
                        f"target-bitrate={kbps * 1000} keyframe-max-dist=3000 "
                        "! octopustag policy=framerate")
         print(f"clip-video-trace: {codec} {kbps} kbit/s ...", file=sys.stderr)
-        encode(clip, n_frames, encoder, dump)
+        encode(clip, n_frames, encoder, dump, fps=fps)
         rows = frames_of(read_dump(dump), score(args, dump, codec, 1, work),
                          n_frames, n_layers)
-        stats[kbps] = level_stats(rows, n_frames, n_layers)
+        stats[kbps] = level_stats(rows, n_frames, n_layers, fps)
         for frame, layer, size, ssim in rows:
             cum = round(kbps * fractions[layer])
             lines.append(f"{kbps} {frame} {layer} {size} {cum} {ssim_db(ssim):.3f}")
         os.remove(dump)
-    return [f"{gop} {n_layers} {FPS}"] + lines, stats
+    return [f"{gop} {n_layers} {fps}"] + lines, stats
 
 
 def temporal_trace(args, clip, work):
@@ -220,16 +240,20 @@ def main():
     p.add_argument("--levels", type=lambda s: [int(x) for x in s.split(",")],
                    default=[200, 300, 450, 650, 900, 1250, 1750, 2500, 3500, 5000],
                    help="aggregate rates of the quality traces, kbit/s")
+    p.add_argument("--live-levels", type=lambda s: [int(x) for x in s.split(",")],
+                   default=[300, 500, 750, 1000, 1500, 2000, 3000, 4000, 5500, 7500,
+                            10000, 14000, 20000],
+                   help="aggregate rates of the live-quality trace, kbit/s")
     p.add_argument("--vp8-bitrate", type=int, default=3000000,
                    help="the VP8 3-TL rate (webrtc-call.py's octopus arm)")
-    p.add_argument("--only", choices=["quality", "temp", "vp8"], action="append",
+    p.add_argument("--only", choices=["quality", "live", "temp", "vp8"], action="append",
                    help="write only these traces (repeatable; default all)")
     args = p.parse_args()
     Gst.init(None)
     if not Gst.ElementFactory.find("octopussvclog"):
         sys.exit("clip-video-trace: no octopussvclog: eval \"$(scripts/gst-env.sh)\"")
     clip = webrtc_call().load_clip(args.clip)
-    which = args.only or ["quality", "temp", "vp8"]
+    which = args.only or ["quality", "live", "temp", "vp8"]
     prov_path = os.path.join(args.out, f"{args.name}.provenance.json")
     provenance = {}
     if os.path.exists(prov_path):
@@ -252,15 +276,18 @@ def main():
                           "bitrate": args.vp8_bitrate, "gop": VP8_GOP,
                           "frames": len(lines) - 1, "stats": stats}
             else:
-                lines, stats = quality_trace(args, clip, work,
-                                             "vp9" if kind == "quality" else "vp8")
-                detail = {"encoder": "octopussvcenc codec=vp9 spatial-layers=3 gop=10 speed=8"
-                          if kind == "quality" else
-                          "vp8enc deadline=1 cpu-used=8 keyframe-max-dist=3000",
-                          "levels_kbps": args.levels, "stats": stats,
-                          "frames": (len(lines) - 1) // (3 if kind == "quality" else 1)
-                          // len(args.levels)}
-            name = f"{args.name}-{kind}.trace"
+                levels = args.live_levels if kind == "live" else args.levels
+                lines, stats = quality_trace(args, clip, work, kind)
+                detail = {"encoder": {"quality": "octopussvcenc codec=vp9 spatial-layers=3 "
+                                                 "gop=10 speed=8",
+                                      "live": f"octopussvcenc {LIVE_SVC}",
+                                      "vp8": "vp8enc deadline=1 cpu-used=8 "
+                                             "keyframe-max-dist=3000"}[kind],
+                          "levels_kbps": levels, "stats": stats,
+                          "fps": LIVE_FPS if kind == "live" else FPS,
+                          "frames": (len(lines) - 1) // (1 if kind == "vp8" else 3)
+                          // len(levels)}
+            name = f"{args.name}-{'live-quality' if kind == 'live' else kind}.trace"
             with open(os.path.join(args.out, name), "w") as f:
                 f.write("\n".join(lines) + "\n")
             provenance[name] = dict(common, **detail)

@@ -312,7 +312,7 @@ def live_call(args, trace, scheme, attempt):
         os.remove(decoded)
     record = evaluate(args.out, trace, scheme, attempt)
     record["loadavg"] = os.getloadavg()[0]
-    record["delay_ms"] = args.delay_ms          # one way: bench/validate-gcc.py's RTT
+    record["delay_ms"] = args.delay_ms          # one way: bench/validate-live.py's RTT
     record["call_args"] = args.call_arg
     return record
 

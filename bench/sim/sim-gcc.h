@@ -4,7 +4,7 @@
  * feedback), which reach the sender one propagation delay later.  The
  * controller starts, floors and caps as demo-pipelines/webrtc-call.py's
  * gcc arm configures rtpgccbwe (and its receivers send RTCP), so that the
- * two compare (bench/validate-gcc.py).
+ * two compare (bench/validate-live.py).
  *
  * Probing: the core's controller (octo-gcc-probe.h) decides when and at
  * which rate; here its clusters are sent as padding and measured. */
