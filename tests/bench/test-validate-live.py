@@ -5,7 +5,9 @@ comparison of means over runs and per trace.
 
     test-validate-live.py VALIDATE_LIVE_PY"""
 import importlib.util
+import os
 import sys
+import tempfile
 
 
 def check(ok, what):
@@ -43,6 +45,21 @@ def main():
     ok &= check(v.SIMULATED["case2-octopus"] == ("octopus", "bbb-360p-live-quality.trace")
                 and v.SIMULATED["case2-droptail"][0] == "octobbr",
                 "make demo's arms have their simulated counterparts")
+    with tempfile.TemporaryDirectory() as tmp:
+        frames = os.path.join(tmp, "frames.csv")
+        with open(frames, "w") as f:
+            f.write("frame,capture_ms,shown,latency_ms\n")
+            for i in range(100):            # a frame every 100 ms, 10 s
+                late = 2000 if i >= 95 else 50 + i
+                f.write(f"{i},{1000 + 100 * i},{int(i != 3)},{late}\n")
+        # 99 shown, the 5 newest 2 s late: p99 lies between the two largest
+        ok &= check(v.p99_before_tail(frames, 0) == 2000,
+                    "every shown frame: the last ones' 2 s set p99")
+        # last capture 10900 ms: frames before 9400 ms (i <= 83) count
+        shown = [50 + i for i in range(84) if i != 3]
+        want = shown[-2] + 0.99 * (len(shown) - 1) % 1 * (shown[-1] - shown[-2])
+        ok &= check(abs(v.p99_before_tail(frames, 1500) - want) < 1e-9,
+                    "the last 1.5 s left out, a frame not shown never counted")
     return 0 if ok else 1
 
 
