@@ -30,7 +30,8 @@ so the last frames may meet a capacity gap one side waits out and the other
 does not).  --include-invalid also simulates the runs the load guard rejected and
 prints them apart, marked invalid: for looking at a loaded machine's runs,
 never for the verdict.  Exit status 0 when both metrics agree within 25 %,
-1 when they do not, 2 when there is no valid real run."""
+1 when they do not, 2 when there is no valid real run or the command line
+is wrong (argparse)."""
 import argparse
 import json
 import math
@@ -47,9 +48,13 @@ SIMULATED = {"gcc": ("gcc", "bbb-360p-vp8.trace"),
              "chromium-gcc": ("gcc", "bbb-360p-vp8.trace"),
              "case2-octopus": ("octopus", "bbb-360p-live-quality.trace"),
              "case2-droptail": ("octobbr", "bbb-360p-live-quality.trace")}
-# octopus-call.py's shim carries the ACKs over the trace's up trace too
-# (webrtc-call.py's shim only shapes the down link)
-UP_TRACE_SCHEMES = ("case2-octopus", "case2-droptail")
+
+
+def uses_up_trace(scheme):
+    """octopus-call.py's one-link arms (case1-*, case2-*) carry the ACKs over
+    the trace's up trace too; webrtc-call.py's shim shapes the down link only
+    (and the multipath arms' links have no up trace)."""
+    return scheme.startswith("case")
 DEFAULT_DELAY_MS = 30           # live-eval.py's default --delay-ms
 
 
@@ -84,26 +89,27 @@ def trace_segment(times, start_ms, length_ms):
 
 
 def real_span(run_dir):
-    """(first capture ms since the shim's start, capture span ms) of a real run."""
+    """(first capture ms since the shim's start, capture span ms, frame
+    interval ms) of a real run."""
     with open(os.path.join(run_dir, "call.json")) as f:
         call = json.load(f)
     captures = [int(r["capture_ns"]) for r in read_csv(os.path.join(run_dir, "encoded.csv"))]
     start = (min(captures) - call["shim_start_ns"]) / 1e6
-    span = (max(captures) - min(captures)) / 1e6 + call["load"]["frame_interval_ms"]
-    return start, span
+    interval = call["load"]["frame_interval_ms"]
+    return start, (max(captures) - min(captures)) / 1e6 + interval, interval
 
 
 def simulate(args, record, out):
     """The simulator's run of @record's stretch of trace; its summary."""
     run_dir = os.path.join(args.live_out, record["dir"])
-    start, span = real_span(run_dir)
+    start, span, interval = real_span(run_dir)
     down = os.path.join(ROOT, "data", "traces", "network", record["trace"] + ".down")
     seconds = max(1, math.ceil(span / 1000))
     seg_path = os.path.join(out, "trace.down")
     os.makedirs(out, exist_ok=True)
     links = [(down, seg_path, "--trace")]
     up = down[:-len(".down")] + ".up"
-    if record["scheme"] in UP_TRACE_SCHEMES and os.path.exists(up):
+    if uses_up_trace(record["scheme"]) and os.path.exists(up):
         links.append((up, os.path.join(out, "trace.up"), "--up-trace"))
     for full, path, _ in links:
         with open(path, "w") as f:
@@ -120,8 +126,12 @@ def simulate(args, record, out):
     with open(os.path.join(out, "summary.json")) as f:
         summary = json.load(f)
     summary = summary[0] if isinstance(summary, list) else summary
+    # the simulator captures from 0 = the real run's first capture, and
+    # whole seconds: its frames after the real run's last capture are left
+    # out with the tail, so both sides leave out the same stretch of trace
     return {"p99_latency_ms": summary["p99_latency_ms"] if not args.exclude_tail_ms else
-            p99_before_tail(os.path.join(out, "frames.csv"), args.exclude_tail_ms),
+            p99_before_tail(os.path.join(out, "frames.csv"), args.exclude_tail_ms,
+                            last_ms=span - interval),
             "utilisation": 100 * summary["utilization"],
             "start_ms": start, "seconds": seconds, "rtt_ms": rtt}
 
@@ -136,15 +146,24 @@ def percentile(values, q):
     return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (pos - lo)
 
 
-def p99_before_tail(frames_csv, tail_ms):
-    """p99 latency of the frames shown that were captured more than @tail_ms
-    before the run's last capture: a run ends a fixed time after its last
-    capture, so its last frames may meet a capacity gap that one side gives
-    the time to cross and the other does not."""
-    rows = read_csv(frames_csv)
-    last = max(float(r["capture_ms"]) for r in rows)
-    return percentile([float(r["latency_ms"]) for r in rows
-                       if r["shown"] == "1" and float(r["capture_ms"]) < last - tail_ms], 0.99)
+def p99_before_tail(frames_csv, tail_ms, last_ms=None):
+    """p99 latency of the frames shown that were captured at most
+    @last_ms - @tail_ms (in the file's clock; @last_ms: the run's last
+    capture unless given): a run ends a fixed time after its last capture,
+    so its last frames may meet a capacity gap that one side gives the time
+    to cross and the other does not.  Exits with a message when no frame
+    is left."""
+    rows = read_csv(frames_csv) if os.path.exists(frames_csv) else []
+    if not rows:
+        sys.exit(f"validate-live: {frames_csv}: no frames")
+    if last_ms is None:
+        last_ms = max(float(r["capture_ms"]) for r in rows)
+    p99 = percentile([float(r["latency_ms"]) for r in rows
+                      if r["shown"] == "1" and float(r["capture_ms"]) <= last_ms - tail_ms],
+                     0.99)
+    if p99 is None:
+        sys.exit(f"validate-live: {frames_csv}: no frame shown before the last {tail_ms} ms")
+    return p99
 
 
 def mean(values):

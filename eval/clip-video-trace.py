@@ -261,6 +261,9 @@ def main():
             provenance = json.load(f)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
+    # a trace made from uncommitted code says so
+    if subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD"]).returncode != 0:
+        commit += " (with uncommitted changes)"
     common = {"clip": os.path.relpath(args.clip, ROOT), "clip_frames": len(clip),
               "fps": FPS, "size": f"{WIDTH}x{HEIGHT}",
               "metric": "SSIM (Wang 2004, Gaussian 11x11, luma) by eval/octo-svc-quality, in dB",

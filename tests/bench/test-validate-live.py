@@ -45,6 +45,9 @@ def main():
     ok &= check(v.SIMULATED["case2-octopus"] == ("octopus", "bbb-360p-live-quality.trace")
                 and v.SIMULATED["case2-droptail"][0] == "octobbr",
                 "make demo's arms have their simulated counterparts")
+    ok &= check(v.uses_up_trace("case2-quco") and v.uses_up_trace("case1-octopus")
+                and not v.uses_up_trace("gcc") and not v.uses_up_trace("mp-min-cost"),
+                "octopus-call.py's one-link arms replay the up trace, the others not")
     with tempfile.TemporaryDirectory() as tmp:
         frames = os.path.join(tmp, "frames.csv")
         with open(frames, "w") as f:
@@ -55,11 +58,15 @@ def main():
         # 99 shown, the 5 newest 2 s late: p99 lies between the two largest
         ok &= check(v.p99_before_tail(frames, 0) == 2000,
                     "every shown frame: the last ones' 2 s set p99")
-        # last capture 10900 ms: frames before 9400 ms (i <= 83) count
-        shown = [50 + i for i in range(84) if i != 3]
+        # last capture 10900 ms: frames captured at 9400 ms or before count
+        shown = [50 + i for i in range(85) if i != 3]
         want = shown[-2] + 0.99 * (len(shown) - 1) % 1 * (shown[-1] - shown[-2])
         ok &= check(abs(v.p99_before_tail(frames, 1500) - want) < 1e-9,
                     "the last 1.5 s left out, a frame not shown never counted")
+        # the simulator's clock: its own captures past the real last one go too
+        ok &= check(abs(v.p99_before_tail(frames, 1500, last_ms=10900) - want) < 1e-9
+                    and abs(v.p99_before_tail(frames, 0, last_ms=5500) - 94.56) < 1e-9,
+                    "a given last capture sets the cut-off")
     return 0 if ok else 1
 
 
