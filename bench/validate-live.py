@@ -20,16 +20,18 @@ and on utilisation on every trace.
 
     bench/validate-live.py LIVE_OUT [--scheme gcc] [--sim-scheme S]
         [--video TRACE] [--sim build/bench/sim/octo-sim] [--out DIR]
+        [--metrics build/eval/octo-metrics] [--exclude-tail-ms N]
         [--include-invalid]
 
 --sim-scheme and --video default to the scheme's counterpart (SIMULATED).
 
---exclude-tail-ms N compares p99 latency over the frames captured more than
-N ms before each run's last capture (both sides end a fixed time after it,
-so the last frames may meet a capacity gap one side waits out and the other
-does not).  --include-invalid also simulates the runs the load guard rejected and
-prints them apart, marked invalid: for looking at a loaded machine's runs,
-never for the verdict.  Exit status 0 when both metrics agree within 25 %,
+--exclude-tail-ms N compares p99 latency over the frames captured at least
+N ms before each real run's last capture, as octo-metrics
+--captured-until-ns scores both sides' logs (each side ends a fixed time
+after its last capture, so the last frames may meet a capacity gap one side
+waits out and the other does not).  --include-invalid also simulates the
+runs the load guard rejected and prints them apart, marked invalid: for
+looking at a loaded machine's runs, never for the verdict.  Exit status 0 when both metrics agree within 25 %,
 1 when they do not, 2 when there is no valid real run or the command line
 is wrong (argparse)."""
 import argparse
@@ -48,6 +50,7 @@ SIMULATED = {"gcc": ("gcc", "bbb-360p-vp8.trace"),
              "chromium-gcc": ("gcc", "bbb-360p-vp8.trace"),
              "case2-octopus": ("octopus", "bbb-360p-live-quality.trace"),
              "case2-droptail": ("octobbr", "bbb-360p-live-quality.trace")}
+DEFAULT_DELAY_MS = 30           # live-eval.py's default --delay-ms
 
 
 def uses_up_trace(scheme):
@@ -55,7 +58,6 @@ def uses_up_trace(scheme):
     the trace's up trace too; webrtc-call.py's shim shapes the down link only
     (and the multipath arms' links have no up trace)."""
     return scheme.startswith("case")
-DEFAULT_DELAY_MS = 30           # live-eval.py's default --delay-ms
 
 
 def read_csv(path):
@@ -130,40 +132,30 @@ def simulate(args, record, out):
     # whole seconds: its frames after the real run's last capture are left
     # out with the tail, so both sides leave out the same stretch of trace
     return {"p99_latency_ms": summary["p99_latency_ms"] if not args.exclude_tail_ms else
-            p99_before_tail(os.path.join(out, "frames.csv"), args.exclude_tail_ms,
-                            last_ms=span - interval),
+            p99_until(args, out, (span - interval - args.exclude_tail_ms) * 1e6,
+                      os.path.join(out, "until")),
             "utilisation": 100 * summary["utilization"],
             "start_ms": start, "seconds": seconds, "rtt_ms": rtt}
 
 
-def percentile(values, q):
-    """numpy's default (linear between order statistics), as octo-metrics."""
-    v = sorted(values)
-    if not v:
-        return None
-    pos = q * (len(v) - 1)
-    lo = math.floor(pos)
-    return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (pos - lo)
+def last_capture_ns(run_dir):
+    """The newest capture time in a run's sender log (octo-metrics' sent.csv)."""
+    return max(int(r["capture_ns"]) for r in read_csv(os.path.join(run_dir, "sent.csv")))
 
 
-def p99_before_tail(frames_csv, tail_ms, last_ms=None):
-    """p99 latency of the frames shown that were captured at most
-    @last_ms - @tail_ms (in the file's clock; @last_ms: the run's last
-    capture unless given): a run ends a fixed time after its last capture,
+def p99_until(args, run_dir, until_ns, out):
+    """p99 latency of @run_dir's frames captured up to @until_ns, scored by
+    octo-metrics from the run's sender and receiver logs (the simulator
+    writes the same logs): a run ends a fixed time after its last capture,
     so its last frames may meet a capacity gap that one side gives the time
-    to cross and the other does not.  Exits with a message when no frame
-    is left."""
-    rows = read_csv(frames_csv) if os.path.exists(frames_csv) else []
-    if not rows:
-        sys.exit(f"validate-live: {frames_csv}: no frames")
-    if last_ms is None:
-        last_ms = max(float(r["capture_ms"]) for r in rows)
-    p99 = percentile([float(r["latency_ms"]) for r in rows
-                      if r["shown"] == "1" and float(r["capture_ms"]) <= last_ms - tail_ms],
-                     0.99)
-    if p99 is None:
-        sys.exit(f"validate-live: {frames_csv}: no frame shown before the last {tail_ms} ms")
-    return p99
+    to cross and the other does not."""
+    subprocess.run([args.metrics, "--case=2", f"--sent={run_dir}/sent.csv",
+                    f"--received={run_dir}/received.csv",
+                    f"--captured-until-ns={int(until_ns)}", f"--out={out}"],
+                   check=True, capture_output=True)
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    return (summary[0] if isinstance(summary, list) else summary)["p99_latency_ms"]
 
 
 def mean(values):
@@ -216,10 +208,11 @@ def main():
     p.add_argument("--sim-scheme", default=None,
                    help="the simulator's scheme (default: the scheme's, SIMULATED)")
     p.add_argument("--include-invalid", action="store_true")
+    p.add_argument("--metrics", default=os.path.join(ROOT, "build", "eval", "octo-metrics"))
     p.add_argument("--exclude-tail-ms", type=int, default=0,
-                   help="p99 latency over the frames captured more than this long "
-                        "before each run's last capture, on both sides (default 0: "
-                        "every frame, the summaries' p99)")
+                   help="p99 latency over the frames captured at least this long "
+                        "before each real run's last capture, on both sides, scored by "
+                        "octo-metrics (default 0: every frame, the summaries' p99)")
     args = p.parse_args()
     if args.scheme not in SIMULATED and not (args.sim_scheme and args.video):
         p.error(f"no simulated counterpart known for {args.scheme}: "
@@ -241,8 +234,10 @@ def main():
         sim = simulate(args, r, os.path.join(out, r["dir"]))
         real = dict(r["metrics"])
         if args.exclude_tail_ms:
-            real["p99_latency_ms"] = p99_before_tail(
-                os.path.join(args.live_out, r["dir"], "frames.csv"), args.exclude_tail_ms)
+            run_dir = os.path.join(args.live_out, r["dir"])
+            real["p99_latency_ms"] = p99_until(
+                args, run_dir, last_capture_ns(run_dir) - args.exclude_tail_ms * 1e6,
+                os.path.join(out, r["dir"], "real-until"))
         row = dict(r, real=real, sim=sim)
         (invalid if r["faults"] else valid).append(row)
     n_invalid = sum(1 for r in records if r["faults"])

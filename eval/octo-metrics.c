@@ -19,7 +19,7 @@
 static gint case_id = 0, rtt_ms = 60;
 static gchar *sent_path = NULL, *received_path = NULL, *out_dir = NULL;
 static gchar *scheme = NULL, *trace = NULL, *video = NULL;
-static gint64 end_ns = -1;
+static gint64 end_ns = -1, captured_until_ns = -1;
 
 static GOptionEntry entries[] = {
   {"case", 'c', 0, G_OPTION_ARG_INT, &case_id,
@@ -31,6 +31,9 @@ static GOptionEntry entries[] = {
   {"end-ns", 0, 0, G_OPTION_ARG_INT64, &end_ns,
       "End of the run for the last AoI sample (default: one frame interval "
       "after the last capture)", "NS"},
+  {"captured-until-ns", 0, 0, G_OPTION_ARG_INT64, &captured_until_ns,
+      "Score only the frames captured at or before this time (a run's end "
+      "without its last frames; default: every frame)", "NS"},
   {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
       "Directory for frames.csv, summary.json and details.json", "DIR"},
   {"scheme", 0, 0, G_OPTION_ARG_STRING, &scheme, "Label", "NAME"},
@@ -212,6 +215,18 @@ main (int argc, char **argv)
 
   r.n_frames = logs.frames->len;
   r.frames = (OctoFrameRecord *) logs.frames->data;
+  /* frames are in capture order: the first ones up to the time */
+  if (captured_until_ns >= 0) {
+    guint n = 0;
+    while (n < r.n_frames && r.frames[n].capture <= (OctoTime) captured_until_ns)
+      n++;
+    if (n == 0) {
+      g_printerr ("octo-metrics: %s: no frame captured by %" G_GINT64_FORMAT
+          " ns\n", sent_path, captured_until_ns);
+      return 1;
+    }
+    r.n_frames = n;
+  }
   model = case_id == 1 ? OCTO_DECODE_TEMPORAL : case_id == 2 ?
       OCTO_DECODE_LAYERED : OCTO_DECODE_INDEPENDENT;
   if (model == OCTO_DECODE_TEMPORAL)

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """bench/validate-live.py's own arithmetic, no live call: the stretch of a
-looping Mahimahi trace the simulator replays for a real run, and the
-comparison of means over runs and per trace.
+looping Mahimahi trace the simulator replays for a real run, the
+comparison of means over runs and per trace, and the p99 octo-metrics gives
+without a run's last frames.
 
-    test-validate-live.py VALIDATE_LIVE_PY"""
+    test-validate-live.py VALIDATE_LIVE_PY OCTO_METRICS"""
+import argparse
 import importlib.util
 import os
 import sys
@@ -49,24 +51,31 @@ def main():
                 and not v.uses_up_trace("gcc") and not v.uses_up_trace("mp-min-cost"),
                 "octopus-call.py's one-link arms replay the up trace, the others not")
     with tempfile.TemporaryDirectory() as tmp:
-        frames = os.path.join(tmp, "frames.csv")
-        with open(frames, "w") as f:
-            f.write("frame,capture_ms,shown,latency_ms\n")
-            for i in range(100):            # a frame every 100 ms, 10 s
-                late = 2000 if i >= 95 else 50 + i
-                f.write(f"{i},{1000 + 100 * i},{int(i != 3)},{late}\n")
-        # 99 shown, the 5 newest 2 s late: p99 lies between the two largest
-        ok &= check(v.p99_before_tail(frames, 0) == 2000,
-                    "every shown frame: the last ones' 2 s set p99")
-        # last capture 10900 ms: frames captured at 9400 ms or before count
+        # 100 frames 100 ms apart, one layer each: frame i arrives 50 + i ms
+        # after capture, the last five 2 s after; frame 3 never arrives
+        with open(os.path.join(tmp, "sent.csv"), "w") as f:
+            f.write("frame,index,capture_ns,keyframe,temporal_layer,level,quality\n")
+            for i in range(100):
+                f.write(f"{i},0,{(1000 + 100 * i) * 10**6},1,0,0,0.9\n")
+        with open(os.path.join(tmp, "received.csv"), "w") as f:
+            f.write("frame,index,arrival_ns\n")
+            for i in range(100):
+                if i != 3:
+                    late = 2000 if i >= 95 else 50 + i
+                    f.write(f"{i},0,{(1000 + 100 * i + late) * 10**6}\n")
+        args = argparse.Namespace(metrics=sys.argv[2])
+        everything = v.p99_until(args, tmp, 10900 * 10**6, os.path.join(tmp, "all"))
+        ok &= check(abs(everything - 2000) < 1e-6,
+                    "up to the last capture: the last frames' 2 s set p99")
+        # captured up to 9400 ms: frames 0..84 but 3, latencies 50..134 ms
         shown = [50 + i for i in range(85) if i != 3]
-        want = shown[-2] + 0.99 * (len(shown) - 1) % 1 * (shown[-1] - shown[-2])
-        ok &= check(abs(v.p99_before_tail(frames, 1500) - want) < 1e-9,
-                    "the last 1.5 s left out, a frame not shown never counted")
-        # the simulator's clock: its own captures past the real last one go too
-        ok &= check(abs(v.p99_before_tail(frames, 1500, last_ms=10900) - want) < 1e-9
-                    and abs(v.p99_before_tail(frames, 0, last_ms=5500) - 94.56) < 1e-9,
-                    "a given last capture sets the cut-off")
+        pos = 0.99 * (len(shown) - 1)
+        lo = int(pos)
+        want = shown[lo] + (pos - lo) * (shown[lo + 1] - shown[lo])
+        cut = v.p99_until(args, tmp, 9400 * 10**6, os.path.join(tmp, "cut"))
+        ok &= check(abs(cut - want) < 1e-6,
+                    f"the last 1.5 s left out, a frame never shown not counted "
+                    f"({cut:.3f} ms, want {want:.3f})")
     return 0 if ok else 1
 
 
