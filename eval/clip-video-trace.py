@@ -16,7 +16,8 @@ that the simulator carries the same video as `make live-eval`:
                       VP9, 3 spatial layers as `make demo` encodes them
                       (demo-pipelines/case2-live-send.py: no periodic key
                       picture, every layer restarting at an intra base sync
-                      every 10 frames, speed 9) at the live calls' 30 fps,
+                      every 10 frames, speed 9) at the clip's 25 fps, as
+                      case2-live-send.py paces it,
                       one encoding per rate of --live-levels, up to the
                       20 Mbit/s the live encoder may reach; the trace's GoP
                       is the sync interval (a sync restarts every layer and
@@ -68,7 +69,6 @@ SVC_FRACTIONS = (0.2, 0.5, 1.0)     # octopussvcenc's default spatial split
 # make demo's case-2 encoder (demo-pipelines/case2-live-send.py) and pace
 LIVE_SVC = ("codec=vp9 spatial-layers=3 gop=10000 spatial-sync=10 "
             "intra-base-sync=true speed=9")
-LIVE_FPS = 30
 DUMP_MAGIC = b"OSVCDMP1"
 DUMP_HEADER = struct.Struct("<IBBBBQI")    # svc-encoder/core/svc-dump.h
 
@@ -91,12 +91,12 @@ def trace_frames(args, clip, gop):
     return unit * max(1, -(-args.min_frames // unit))
 
 
-def encode(clip, n_frames, encoder, dump, configure=None, fps=FPS):
-    """Pushes @n_frames of @clip (looped) at @fps through @encoder into an
+def encode(clip, n_frames, encoder, dump, configure=None):
+    """Pushes @n_frames of @clip (looped) at FPS through @encoder into an
     octopussvclog dump, as fast as the encoder goes."""
     pipeline = Gst.parse_launch(
         "appsrc name=src format=time caps=video/x-raw,format=I420,"
-        f"width={WIDTH},height={HEIGHT},framerate={fps}/1,pixel-aspect-ratio=1/1 "
+        f"width={WIDTH},height={HEIGHT},framerate={FPS}/1,pixel-aspect-ratio=1/1 "
         f'! {encoder} ! octopussvclog location="{dump}" ! fakesink')
     if configure:
         configure(pipeline.get_by_name("enc"))
@@ -104,8 +104,8 @@ def encode(clip, n_frames, encoder, dump, configure=None, fps=FPS):
     pipeline.set_state(Gst.State.PLAYING)
     for i in range(n_frames):
         buf = Gst.Buffer.new_wrapped(clip[i % len(clip)])
-        buf.pts = i * Gst.SECOND // fps
-        buf.duration = Gst.SECOND // fps
+        buf.pts = i * Gst.SECOND // FPS
+        buf.duration = Gst.SECOND // FPS
         if src.emit("push-buffer", buf) != Gst.FlowReturn.OK:
             sys.exit("clip-video-trace: the encoder refused a frame")
     src.emit("end-of-stream")
@@ -164,9 +164,9 @@ def frames_of(sizes, ssim, n_frames, n_layers):
     return rows
 
 
-def level_stats(rows, n_frames, n_layers, fps=FPS):
+def level_stats(rows, n_frames, n_layers):
     top = [r for r in rows if r[1] == n_layers - 1]
-    return {"mean_kbps": round(sum(r[2] for r in rows) * 8 * fps / n_frames / 1000, 1),
+    return {"mean_kbps": round(sum(r[2] for r in rows) * 8 * FPS / n_frames / 1000, 1),
             "mean_ssim_top_layer": round(sum(r[3] for r in top) / len(top), 4)}
 
 
@@ -176,7 +176,6 @@ def quality_trace(args, clip, work, kind):
     single-layer VP8 (kind "vp8")."""
     lines, stats = [], {}
     codec = "vp8" if kind == "vp8" else "vp9"
-    fps = LIVE_FPS if kind == "live" else FPS
     n_frames = trace_frames(args, clip, SVC_GOP if codec == "vp9" else 1)
     for kbps in args.live_levels if kind == "live" else args.levels:
         dump = os.path.join(work, f"{kind}-{kbps}.dump")
@@ -194,15 +193,15 @@ def quality_trace(args, clip, work, kind):
                        f"target-bitrate={kbps * 1000} keyframe-max-dist=3000 "
                        "! octopustag policy=framerate")
         print(f"clip-video-trace: {codec} {kbps} kbit/s ...", file=sys.stderr)
-        encode(clip, n_frames, encoder, dump, fps=fps)
+        encode(clip, n_frames, encoder, dump)
         rows = frames_of(read_dump(dump), score(args, dump, codec, 1, work),
                          n_frames, n_layers)
-        stats[kbps] = level_stats(rows, n_frames, n_layers, fps)
+        stats[kbps] = level_stats(rows, n_frames, n_layers)
         for frame, layer, size, ssim in rows:
             cum = round(kbps * fractions[layer])
             lines.append(f"{kbps} {frame} {layer} {size} {cum} {ssim_db(ssim):.3f}")
         os.remove(dump)
-    return [f"{gop} {n_layers} {fps}"] + lines, stats
+    return [f"{gop} {n_layers} {FPS}"] + lines, stats
 
 
 def temporal_trace(args, clip, work):
@@ -287,7 +286,7 @@ def main():
                                       "vp8": "vp8enc deadline=1 cpu-used=8 "
                                              "keyframe-max-dist=3000"}[kind],
                           "levels_kbps": levels, "stats": stats,
-                          "fps": LIVE_FPS if kind == "live" else FPS,
+                          "fps": FPS,
                           "frames": (len(lines) - 1) // (1 if kind == "vp8" else 3)
                           // len(levels)}
             name = f"{args.name}-{'live-quality' if kind == 'live' else kind}.trace"
