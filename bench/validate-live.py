@@ -7,8 +7,13 @@ octobbr (issue 17).
 
 For every valid real run of LIVE_OUT/runs.json (the load guard's verdict)
 the simulator replays the same stretch of the same down trace: the Mahimahi
-trace from the real run's first capture (ms since the shim's trace began)
-for as long as it captured, the same RTT (2 x the run's --delay-ms) and the
+trace from the real run's first capture (ms since the shim's trace began),
+capturing for as long as it captured (octo-sim --duration-ms: its last
+frames, which nothing newer follows into the queues, are the real run's
+last) and running the links on for as long as the real shim ran after that
+(--drain-ms: what arrives later is lost on both sides), each frame sent after the real run's median capture->encoded lag
+(octo-sim --encode-lag-ms; --no-encode-lag: at capture), the same RTT
+(2 x the run's --delay-ms) and the
 clip's own video trace as that arm encodes it (eval/clip-video-trace.py:
 bbb-360p-vp8.trace for the gcc arms, bbb-360p-live-quality.trace for make
 demo's).  Both sides are scored by the same code (octo-metrics'
@@ -21,7 +26,7 @@ and on utilisation on every trace.
     bench/validate-live.py LIVE_OUT [--scheme gcc] [--sim-scheme S]
         [--video TRACE] [--sim build/bench/sim/octo-sim] [--out DIR]
         [--metrics build/eval/octo-metrics] [--exclude-tail-ms N]
-        [--include-invalid]
+        [--no-encode-lag] [--include-invalid]
 
 --sim-scheme and --video default to the scheme's counterpart (SIMULATED).
 
@@ -92,21 +97,36 @@ def trace_segment(times, start_ms, length_ms):
 
 def real_span(run_dir):
     """(first capture ms since the shim's start, capture span ms, frame
-    interval ms) of a real run."""
+    interval ms, how long the shim ran on after the span, ms) of a real
+    run."""
     with open(os.path.join(run_dir, "call.json")) as f:
         call = json.load(f)
     captures = [int(r["capture_ns"]) for r in read_csv(os.path.join(run_dir, "encoded.csv"))]
     start = (min(captures) - call["shim_start_ns"]) / 1e6
-    interval = call["load"]["frame_interval_ms"]
-    return start, (max(captures) - min(captures)) / 1e6 + interval, interval
+    interval = frame_interval_ms(captures)
+    span = (max(captures) - min(captures)) / 1e6 + interval
+    return start, span, interval, call["shim"]["uptime_s"] * 1e3 - start - span
+
+
+def frame_interval_ms(captures):
+    """The capture interval the run kept: its span over its frames (the
+    load record's frame_interval_ms was 33.3 for runs paced at 25 fps)."""
+    return (max(captures) - min(captures)) / 1e6 / (len(captures) - 1)
+
+
+def encode_lag_ms(run_dir):
+    """The real run's median capture->encoded lag in whole ms (encoded.csv)."""
+    rows = read_csv(os.path.join(run_dir, "encoded.csv"))
+    lags = sorted(int(r["encoded_ns"]) - int(r["capture_ns"]) for r in rows)
+    return round(lags[len(lags) // 2] / 1e6)
 
 
 def simulate(args, record, out):
     """The simulator's run of @record's stretch of trace; its summary."""
     run_dir = os.path.join(args.live_out, record["dir"])
-    start, span, interval = real_span(run_dir)
+    start, span, interval, drain = real_span(run_dir)
     down = os.path.join(ROOT, "data", "traces", "network", record["trace"] + ".down")
-    seconds = max(1, math.ceil(span / 1000))
+    lag = 0 if args.no_encode_lag else encode_lag_ms(run_dir)
     seg_path = os.path.join(out, "trace.down")
     os.makedirs(out, exist_ok=True)
     links = [(down, seg_path, "--trace")]
@@ -117,25 +137,27 @@ def simulate(args, record, out):
         with open(path, "w") as f:
             # a little more than the run: the simulator may send past its end
             f.write("\n".join(map(str, trace_segment(trace_times(full), int(start),
-                                                     seconds * 1000 + 5000))) + "\n")
+                                                     math.ceil(span) + 5000))) + "\n")
     rtt = 2 * record.get("delay_ms", DEFAULT_DELAY_MS)
     subprocess.run([args.sim, "--case=2", f"--scheme={args.sim_scheme}",
                     f"--video={args.video}", f"--rtt-ms={rtt}",
-                    f"--duration={seconds}", f"--out={out}",
+                    f"--duration-ms={round(span)}", f"--drain-ms={max(1, round(drain))}",
+                    f"--encode-lag-ms={lag}",
+                    f"--out={out}",
                     f"--trace-label={record['trace']}@{int(start)}ms"]
                    + [f"{flag}={path}" for _, path, flag in links],
                    check=True, capture_output=True)
     with open(os.path.join(out, "summary.json")) as f:
         summary = json.load(f)
     summary = summary[0] if isinstance(summary, list) else summary
-    # the simulator captures from 0 = the real run's first capture, and
-    # whole seconds: its frames after the real run's last capture are left
-    # out with the tail, so both sides leave out the same stretch of trace
+    # the simulator captures from 0 = the real run's first capture for as
+    # long as the real run did, so its last frame is the real one's
     return {"p99_latency_ms": summary["p99_latency_ms"] if not args.exclude_tail_ms else
             p99_until(args, out, (span - interval - args.exclude_tail_ms) * 1e6,
                       os.path.join(out, "until")),
             "utilisation": 100 * summary["utilization"],
-            "start_ms": start, "seconds": seconds, "rtt_ms": rtt}
+            "start_ms": start, "duration_ms": round(span), "drain_ms": round(drain),
+            "encode_lag_ms": lag, "rtt_ms": rtt}
 
 
 def last_capture_ns(run_dir):
@@ -208,6 +230,9 @@ def main():
     p.add_argument("--sim-scheme", default=None,
                    help="the simulator's scheme (default: the scheme's, SIMULATED)")
     p.add_argument("--include-invalid", action="store_true")
+    p.add_argument("--no-encode-lag", action="store_true",
+                   help="the simulator sends each frame at its capture (default: after "
+                        "the real run's median capture->encoded lag)")
     p.add_argument("--metrics", default=os.path.join(ROOT, "build", "eval", "octo-metrics"))
     p.add_argument("--exclude-tail-ms", type=int, default=0,
                    help="p99 latency over the frames captured at least this long "

@@ -16,6 +16,7 @@ static gchar *video_trace = NULL, *out_dir = NULL;
 static gchar *trace_label = NULL, *video_label = NULL;
 static gchar *scenario_name = NULL, *video_trace2 = NULL;
 static gint rtt_ms = 60, duration_s = 60, seed = 1, slack_ms = -1;
+static gint duration_ms = 0, drain_ms = 0, encode_lag_ms = 0;
 static gdouble cross_mbps = 0;
 static gboolean list_schemes = FALSE, list_schemes_csv = FALSE;
 
@@ -34,6 +35,17 @@ static GOptionEntry entries[] = {
       "Round-trip propagation delay in ms (default 60)", "MS"},
   {"duration", 'd', 0, G_OPTION_ARG_INT, &duration_s,
       "Simulated seconds (default 60)", "S"},
+  {"duration-ms", 0, 0, G_OPTION_ARG_INT, &duration_ms,
+      "Capture for this many ms instead of --duration (a live run's span, so "
+      "that the simulated run ends where it ended; default 0: --duration)",
+      "MS"},
+  {"drain-ms", 0, 0, G_OPTION_ARG_INT, &drain_ms,
+      "How long the links run on after the capture ends, in ms (a live "
+      "run's, whose links stop that long after its last frame; default 0: "
+      "2000)", "MS"},
+  {"encode-lag-ms", 0, 0, G_OPTION_ARG_INT, &encode_lag_ms,
+      "Send each frame this long after its capture, as a live encoder does "
+      "(0..1000; default 0)", "MS"},
   {"seed", 0, 0, G_OPTION_ARG_INT, &seed, "Random seed (default 1)", "N"},
   {"cross-mbps", 0, 0, G_OPTION_ARG_DOUBLE, &cross_mbps,
       "Constant-rate cross traffic through the bottleneck queue, Mbit/s "
@@ -136,6 +148,12 @@ inputs_json (void)
   /* only when set, so runs without it keep their inputs byte-identical */
   if (slack_ms >= 0)
     g_string_append_printf (s, ", \"slack_ms\": %d", slack_ms);
+  if (duration_ms > 0)
+    g_string_append_printf (s, ", \"duration_ms\": %d", duration_ms);
+  if (drain_ms > 0)
+    g_string_append_printf (s, ", \"drain_ms\": %d", drain_ms);
+  if (encode_lag_ms > 0)
+    g_string_append_printf (s, ", \"encode_lag_ms\": %d", encode_lag_ms);
   g_string_append (s, ",\n");
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++) {
     gchar *base, *sum;
@@ -219,9 +237,12 @@ main (int argc, char **argv)
   if (case_id < 1 || case_id > 3 || !config.scheme || !down_trace
       || !video_trace || !out_dir || rtt_ms < 0 || duration_s <= 0
       || cross_mbps < 0 || slack_ms < -1 || slack_ms > OCTO_SLACK_MS_MAX
+      || duration_ms < 0 || drain_ms < 0 || encode_lag_ms < 0
+      || encode_lag_ms > 1000
       || !parse_scenario (scenario_name, &config.scenario)) {
     g_printerr ("octo-sim: need --case 1..3, a known --scheme, --trace, "
-        "--video, --out, a known --scenario and --slack-ms -1..%d\n%s",
+        "--video, --out, a known --scenario, --slack-ms -1..%d, "
+        "--duration-ms and --drain-ms >= 0 and --encode-lag-ms 0..1000\n%s",
         OCTO_SLACK_MS_MAX,
         g_option_context_get_help (ctx, TRUE, NULL));
     return 2;
@@ -237,6 +258,9 @@ main (int argc, char **argv)
   config.video_trace = video_trace;
   config.rtt_ms = rtt_ms;
   config.duration_s = duration_s;
+  config.duration_ms = duration_ms;
+  config.drain_ms = drain_ms;
+  config.encode_lag_ms = encode_lag_ms;
   config.seed = seed;
   config.cross_bps = (guint64) (cross_mbps * 1e6);
   config.slack_set = slack_ms >= 0;

@@ -19,7 +19,7 @@ typedef struct {
   const SimScheme *scheme;
   SimWorld *world;
   OctoSourceKind kind;
-  OctoTime end, one_way;
+  OctoTime end, one_way, encode_lag;
   guint64 next_frame;
   const OctoTrace *down_trace;
   OctoTime next_oracle;
@@ -106,7 +106,7 @@ static OctoTime
 app (SimWorld *world, OctoTime now, gpointer user_data)
 {
   Run *run = user_data;
-  OctoTime next;
+  OctoTime capture, next;
 
   (void) world;
   while (now >= run->next_series && run->next_series <= run->end) {
@@ -118,17 +118,16 @@ app (SimWorld *world, OctoTime now, gpointer user_data)
     update_oracle (run, now);
     run->next_oracle += ORACLE_SLOT;
   }
-  next = octo_trace_source_capture_time (run->streams[0].source,
+  capture = octo_trace_source_capture_time (run->streams[0].source,
       run->next_frame);
-  if (now >= next && next < run->end) {
+  if (capture < run->end && now >= capture + run->encode_lag) {
     for (guint i = 0; i < run->n_streams; i++)
-      sim_stream_submit_frame (&run->streams[i], now);
+      sim_stream_submit_frame (&run->streams[i], capture, now);
     run->next_frame++;
-    next = octo_trace_source_capture_time (run->streams[0].source,
+    capture = octo_trace_source_capture_time (run->streams[0].source,
         run->next_frame);
   }
-  if (next >= run->end)
-    next = OCTO_TIME_NONE;
+  next = capture < run->end ? capture + run->encode_lag : OCTO_TIME_NONE;
   for (guint i = 0; i < run->n_streams; i++)
     next = MIN (next, sim_stream_run (&run->streams[i], now));
   if (run->next_series <= run->end)
@@ -264,7 +263,9 @@ sim_run (const SimRunConfig *config, GError **error)
     goto out;
   for (guint i = 0; i < run.n_streams; i++)
     sim_stream_start (&run.streams[i], run.world);
-  run.end = (OctoTime) config->duration_s * OCTO_SECOND;
+  run.end = config->duration_ms ? (OctoTime) config->duration_ms * OCTO_MSECOND
+      : (OctoTime) config->duration_s * OCTO_SECOND;
+  run.encode_lag = (OctoTime) config->encode_lag_ms * OCTO_MSECOND;
   run.series = g_string_new ("time_ms,capacity_bps,estimate_bps,pacing_bps,"
       "cwnd_bytes,inflight_bytes,srtt_us,send_queued_bytes,"
       "network_queued_bytes,level,state\n");
@@ -272,7 +273,8 @@ sim_run (const SimRunConfig *config, GError **error)
   sim_world_run_until (run.world, run.end);
   for (guint i = 0; i < run.n_streams; i++)
     fill_link_results (&run, run.streams[i].result, i, FALSE);
-  sim_world_run_until (run.world, run.end + SIM_DRAIN);
+  sim_world_run_until (run.world, run.end + (config->drain_ms ?
+          (OctoTime) config->drain_ms * OCTO_MSECOND : SIM_DRAIN));
   for (guint i = 0; i < run.n_streams; i++) {
     fill_link_results (&run, run.streams[i].result, i, TRUE);
     sim_stream_finish (&run.streams[i], run.end);

@@ -35,6 +35,16 @@ typedef struct {
   const gchar *video_trace;
   guint rtt_ms;
   guint duration_s;
+  /* the capture span in ms when non-zero, instead of duration_s: a live
+   * run's own, so that its last frames, which nothing newer follows into
+   * the queues, end the simulated run too (bench/validate-live.py) */
+  guint duration_ms;
+  /* how long the links run on after the capture span, in ms (0: SIM_DRAIN):
+   * a live run's own, whose links stop that long after its last frame */
+  guint drain_ms;
+  /* capture to submission: the live encoder's lag, which the video
+   * trace's frames otherwise skip (0: a frame is sent as it is captured) */
+  guint encode_lag_ms;
   guint32 seed;
   guint64 cross_bps;            /* constant-rate cross traffic; 0 = none */
   /* the app's slack on every tagged message if slack_set, else the
@@ -61,8 +71,9 @@ struct _SimResult {
    * messages delivered whole: utilization is the latter over the capacity
    * (octo_utilisation) */
   guint64 padding_delivered_bytes, whole_message_bytes;
-  /* link bytes sent and delivered in the whole run including a drain of
-   * SIM_DRAIN after the last frame; the bottleneck's largest backlog */
+  /* link bytes sent and delivered in the whole run including the drain
+   * (drain_ms, or SIM_DRAIN) after the last frame; the bottleneck's
+   * largest backlog */
   guint64 sent_link_bytes, delivered_link_bytes, max_queued_bytes;
   guint64 cross_sent_bytes, cross_delivered_bytes;
   /* packets dropped by reason, in the send buffer and in the network */

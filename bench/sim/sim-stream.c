@@ -265,10 +265,10 @@ salsify_ref (const SimStream *st, OctoTime now)
 }
 
 void
-sim_stream_submit_frame (SimStream *st, OctoTime now)
+sim_stream_submit_frame (SimStream *st, OctoTime capture, OctoTime now)
 {
   OctoSourceMessage msgs[OCTO_SOURCE_MAX_MESSAGES];
-  OctoFrameRecord rec = { .capture = now, .ref = -1 };
+  OctoFrameRecord rec = { .capture = capture, .ref = -1 };
   guint level = 0;
   gboolean send;
   guint n = decide_frame (st, now, msgs, &level, &send);
@@ -284,7 +284,7 @@ sim_stream_submit_frame (SimStream *st, OctoTime now)
     OctoMsgInfo info;
 
     octo_msg_info_init (&info);
-    info.capture_time = now;
+    info.capture_time = capture;
     info.frame_id = m->frame;
     if (st->kind == OCTO_SOURCE_TEMPORAL)
       info.temporal_layer = m->layer;

@@ -61,8 +61,9 @@ gboolean sim_stream_prepare (SimStream *st, const SimScheme *scheme,
     GError **error);
 /* Hooks the stream's endpoint into @world. */
 void sim_stream_start (SimStream *st, SimWorld *world);
-/* The app at a capture time: decides the frame and submits it. */
-void sim_stream_submit_frame (SimStream *st, OctoTime now);
+/* The app with the frame captured at @capture, encoded at @now: decides
+ * the frame and submits it. */
+void sim_stream_submit_frame (SimStream *st, OctoTime capture, OctoTime now);
 /* When the endpoint's transport feedback needs running (GCC), or
  * OCTO_TIME_NONE. */
 OctoTime sim_stream_run (SimStream *st, OctoTime now);

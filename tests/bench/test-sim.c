@@ -391,6 +391,95 @@ test_backlogged_tcp_fills_a_constant_link (void)
   octo_trace_free (trace);
 }
 
+/* A constant 12 Mbit/s link that the Oracle never fills, case 2: */
+static SimResult *
+run_constant_oracle (guint duration_ms, guint drain_ms, guint encode_lag_ms)
+{
+  gchar *vpath = data_path ("video", "mot17-10-quality.trace");
+  gchar *down;
+  gint fd = g_file_open_tmp ("sim-constant-XXXXXX.down", &down, NULL);
+  SimRunConfig config = {
+    .case_id = 2, .scheme = sim_scheme_find ("oracle"), .video_trace = vpath,
+    .rtt_ms = 60, .duration_s = 10, .duration_ms = duration_ms,
+    .drain_ms = drain_ms, .encode_lag_ms = encode_lag_ms, .seed = 1,
+  };
+  GError *error = NULL;
+  SimResult *r;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_true (g_file_set_contents (down, "1\n", -1, NULL));
+  config.down_trace = down;
+  r = sim_run (&config, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_unlink (down);
+  g_free (down);
+  g_free (vpath);
+  return r;
+}
+
+/* --duration-ms ends the capture there (a live run's span), not at a whole
+ * second: the 30 fps clip's frames k / 30 s for k < 75, every one captured
+ * before 2.5 s (the 76th would be at 2.5 s itself). */
+static void
+test_duration_in_ms_ends_the_capture (void)
+{
+  SimResult *r = run_constant_oracle (2500, 0, 0);
+
+  g_assert_cmpuint (r->n_frames, ==, 75);
+  g_assert_cmpuint (r->frames[0].capture, ==, 0);
+  g_assert_cmpuint (r->frames[74].capture, <, 2500 * OCTO_MSECOND);
+  sim_result_free (r);
+}
+
+/* --drain-ms: the links stop that long after the capture span (a live
+ * run's shim), so what would arrive later never does: the last frame
+ * (captured at 2467 ms, 30 ms one way) arrives within the default 2 s and
+ * not within 10 ms. */
+static void
+test_drain_in_ms_ends_the_links (void)
+{
+  SimResult *a = run_constant_oracle (2500, 0, 0);
+  SimResult *b = run_constant_oracle (2500, 10, 0);
+
+  g_assert_cmpuint (a->frames[74].arrival[0], !=, OCTO_TIME_NONE);
+  g_assert_cmpint (b->frames[74].arrival[0], ==, OCTO_TIME_NONE);
+  g_assert_cmpuint (b->frames[70].arrival[0], ==, a->frames[70].arrival[0]);
+  sim_result_free (a);
+  sim_result_free (b);
+}
+
+/* The encoder's lag: each frame goes 40 ms after its capture; on a link
+ * that never queues and an Oracle whose 5 ms slots the lag keeps in phase,
+ * every layer arrives exactly 40 ms later than without the lag, and the
+ * capture times (what latency counts from) do not move. */
+static void
+test_encode_lag_delays_every_frame (void)
+{
+  SimResult *a = run_constant_oracle (3000, 0, 0);
+  SimResult *b = run_constant_oracle (3000, 0, 40);
+  guint layers = 0;
+
+  g_assert_cmpuint (a->n_frames, ==, b->n_frames);
+  for (guint f = 0; f < a->n_frames; f++) {
+    g_assert_cmpuint (a->frames[f].capture, ==, b->frames[f].capture);
+    g_assert_cmpuint (a->frames[f].n_layers, ==, b->frames[f].n_layers);
+    for (guint k = 0; k < a->frames[f].n_layers; k++) {
+      if (a->frames[f].arrival[k] == OCTO_TIME_NONE) {
+        g_test_message ("frame %u layer %u not delivered", f, k);
+        g_assert_cmpint (b->frames[f].arrival[k], ==, OCTO_TIME_NONE);
+        continue;
+      }
+      g_assert_cmpuint (b->frames[f].arrival[k], ==,
+          a->frames[f].arrival[k] + 40 * OCTO_MSECOND);
+      layers++;
+    }
+  }
+  g_assert_cmpuint (layers, >, a->n_frames);
+  sim_result_free (a);
+  sim_result_free (b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -417,5 +506,11 @@ main (int argc, char **argv)
       test_competing_flow_at_legacy_fifo);
   g_test_add_func ("/sim/tcp-fills-link",
       test_backlogged_tcp_fills_a_constant_link);
+  g_test_add_func ("/sim/duration-in-ms",
+      test_duration_in_ms_ends_the_capture);
+  g_test_add_func ("/sim/drain-in-ms",
+      test_drain_in_ms_ends_the_links);
+  g_test_add_func ("/sim/encode-lag",
+      test_encode_lag_delays_every_frame);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@ without a run's last frames.
     test-validate-live.py VALIDATE_LIVE_PY OCTO_METRICS"""
 import argparse
 import importlib.util
+import json
 import os
 import sys
 import tempfile
@@ -50,6 +51,30 @@ def main():
     ok &= check(v.uses_up_trace("case2-quco") and v.uses_up_trace("case1-octopus")
                 and not v.uses_up_trace("gcc") and not v.uses_up_trace("mp-min-cost"),
                 "octopus-call.py's one-link arms replay the up trace, the others not")
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "encoded.csv"), "w") as f:
+            f.write("frame,capture_ns,encoded_ns,bytes\n")
+            for i, lag_ms in enumerate((12.4, 30.0, 14.6, 13.2, 90.0)):
+                f.write(f"{i},{i * 33 * 10**6},{int((i * 33 + lag_ms) * 10**6)},1000\n")
+        ok &= check(v.encode_lag_ms(tmp) == 15,
+                    f"the real run's median encode lag in whole ms: {v.encode_lag_ms(tmp)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        # 500 frames 40 ms apart from 700 ms after the shim's start, which
+        # ran 23.2 s; the load record's interval (33.3 ms) is not the pace
+        with open(os.path.join(tmp, "encoded.csv"), "w") as f:
+            f.write("frame,capture_ns,encoded_ns,bytes\n")
+            for i in range(500):
+                t = 5 * 10**9 + (700 + 40 * i) * 10**6
+                f.write(f"{i},{t},{t + 10**7},1000\n")
+        with open(os.path.join(tmp, "call.json"), "w") as f:
+            json.dump({"shim_start_ns": 5 * 10**9, "shim": {"uptime_s": 23.2},
+                       "load": {"frame_interval_ms": 1000 / 30}}, f)
+        start, span, interval, drain = v.real_span(tmp)
+        ok &= check(abs(start - 700) < 1e-6 and abs(interval - 40) < 1e-6
+                    and abs(span - 20000) < 1e-6 and abs(drain - 2500) < 1e-6,
+                    f"a real run's start, pace, span and drain: {start:.1f} ms, "
+                    f"{interval:.1f} ms, {span:.1f} ms, {drain:.1f} ms "
+                    "(700, 40, 20000, 2500)")
     with tempfile.TemporaryDirectory() as tmp:
         # 100 frames 100 ms apart, one layer each: frame i arrives 50 + i ms
         # after capture, the last five 2 s after; frame 3 never arrives
