@@ -79,7 +79,8 @@ webrtc-demo: build
 # in LIVE_OUT/index.html.  TRACES: names under data/traces/network.
 # SCHEMES: WebRTC calls (webrtc-call.py) and the Octopus transport's case
 # studies (octopus-call.py: case2-octopus, case2-droptail, case2-quco, ...;
-# eval/live-eval.py --help).
+# eval/live-eval.py --help).  RESUME=1 adds runs to LIVE_OUT's (a larger
+# REPEATS narrows a confidence interval; same DURATION, same code).
 TRACES ?= Verizon-LTE-short
 SCHEMES ?= gcc octopus-bbr octopus-svc
 REPEATS ?= 5
@@ -88,7 +89,8 @@ LIVE_OUT ?= results/live-eval
 live-eval: build
 	GST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/gst-octopus/plugin:$(CURDIR)/$(BUILD)/svc-encoder:$(CURDIR)/$(BUILD)/rtpgccbwe/lib$${GST_PLUGIN_PATH:+:$$GST_PLUGIN_PATH} \
 	  eval/live-eval.py run $(LIVE_OUT) --traces $(TRACES) --schemes $(SCHEMES) \
-	  --repeats $(REPEATS) --seconds $(DURATION) --build $(BUILD)
+	  --repeats $(REPEATS) --seconds $(DURATION) --build $(BUILD) \
+	  $(if $(RESUME),--resume)
 
 # The same comparison replaying the quality trace instead of encoding.
 demo-trace: build

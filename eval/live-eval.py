@@ -6,7 +6,7 @@ valid runs and an HTML page (latency CDFs, rate/estimate/capacity time
 series per run, a link to every run's folder).
 
     live-eval.py run OUT [--traces T ...] [--schemes S ...] [--repeats K]
-        [--seconds N] [--delay-ms D] [--build DIR] [--call-arg ARG ...]
+        [--seconds N] [--delay-ms D] [--build DIR] [--call-arg ARG ...] [--resume]
 
 Schemes: webrtc-call.py's (gcc, chromium-gcc, octopus-svc, octopus-bbr, ...:
 WebRTC calls through octopus-shim --shell), and the Octopus transport's
@@ -20,6 +20,10 @@ edcld, sfl) and the single-path arms mp-single-a, mp-single-b.
 e.g. --call-arg=--twcc-interval-ms=50 to compare a receiver setting, or
 --call-arg=--cc=delay-bbr for the Octopus arms' controller; a setting that
 changes one arm's receiver must be compared with every arm run with it.
+--resume adds runs to OUT (say a larger --repeats to narrow a confidence
+interval): its earlier attempts count towards --repeats and towards the 2K
+limit, new attempts are numbered after them, still interleaved among the
+schemes named; only for runs of the same code.
     live-eval.py report OUT
     live-eval.py rescore OUT [--build build]
 
@@ -151,20 +155,26 @@ def guard(call):
     return faults
 
 
-def schedule(traces, schemes, repeats, run_one, progress=print):
+def schedule(traces, schemes, repeats, run_one, progress=print, earlier=()):
     """Runs every scheme until it has @repeats valid runs per trace, the
     schemes interleaved: each round runs, in order, every scheme still
     short of valid runs, so an invalid run is repeated in the next round.
     run_one(trace, scheme, attempt) returns the attempt's record with its
-    "faults" (the guard's list).  Returns (records, stop): stop is None, or
+    "faults" (the guard's list).  @earlier: records of a run being resumed;
+    their attempts and valid runs count, and new attempts are numbered after
+    them.  Returns (records, stop): the new records, and stop None or
     {trace, scheme, component, ...} when a scheme reached 2 * @repeats
     attempts on a trace without @repeats valid runs."""
     records = []
     total = len(traces) * len(schemes) * repeats
-    done = 0
+    done = sum(1 for r in earlier if not r["faults"] and r["scheme"] in schemes
+               and r["trace"] in map(trace_name, traces))
     for trace in traces:
-        valid = dict.fromkeys(schemes, 0)
-        attempts = dict.fromkeys(schemes, 0)
+        mine = [r for r in earlier if r["trace"] == trace_name(trace)]
+        valid = {s: sum(1 for r in mine if r["scheme"] == s and not r["faults"])
+                 for s in schemes}
+        attempts = {s: max((r["attempt"] for r in mine if r["scheme"] == s), default=0)
+                    for s in schemes}
         while any(valid[s] < repeats for s in schemes):
             for scheme in schemes:
                 if valid[scheme] >= repeats:
@@ -185,7 +195,8 @@ def schedule(traces, schemes, repeats, run_one, progress=print):
                                        for k in ("p99_latency_ms",)
                                        if record.get("metrics", {}).get(k) is not None))
                 if attempts[scheme] >= 2 * repeats and valid[scheme] < repeats:
-                    return records, stop_report(records, trace, scheme, repeats)
+                    return records, stop_report(list(earlier) + records, trace, scheme,
+                                                repeats)
     return records, None
 
 
@@ -313,16 +324,35 @@ def live_call(args, trace, scheme, attempt):
     record = evaluate(args.out, trace, scheme, attempt)
     record["loadavg"] = os.getloadavg()[0]
     record["delay_ms"] = args.delay_ms          # one way: bench/validate-live.py's RTT
+    record["seconds"] = args.seconds
     record["call_args"] = args.call_arg
     return record
 
 
+def earlier_records(args):
+    """--resume: the records in OUT/runs.json, checked to be runs of the
+    same length, delay and call arguments as this one's."""
+    with open(os.path.join(args.out, "runs.json")) as f:
+        records = json.load(f)["runs"]
+    for r in records:
+        same = {"seconds": args.seconds, "delay_ms": args.delay_ms,
+                "call_args": args.call_arg}
+        other = {k: r[k] for k in same if k in r and r[k] != same[k]}
+        if other:
+            sys.exit(f"live-eval: cannot resume {args.out}: {r['dir']} was run with "
+                     + ", ".join(f"{k} {v}" for k, v in other.items()) + ", this run with "
+                     + ", ".join(f"{k} {same[k]}" for k in other))
+    return records
+
+
 def run(args):
     os.makedirs(args.out, exist_ok=True)
+    earlier = earlier_records(args) if args.resume else []
     print(f"live-eval: {len(args.traces)} trace(s) x {len(args.schemes)} scheme(s) x "
           f"{args.repeats} valid runs of {args.seconds} s, interleaved; "
-          f"load now {os.getloadavg()[0]:.1f}", file=sys.stderr)
-    records = []
+          + (f"resuming with {len(earlier)} earlier attempt(s); " if args.resume else "")
+          + f"load now {os.getloadavg()[0]:.1f}", file=sys.stderr)
+    records = list(earlier)
 
     def run_one(trace, scheme, attempt):
         print(f"live-eval: {trace_name(trace)} {scheme} attempt {attempt} "
@@ -334,7 +364,8 @@ def run(args):
 
     _, stop = schedule(args.traces, args.schemes, args.repeats, run_one,
                        progress=lambda line: print("live-eval: " + line, file=sys.stderr,
-                                                   flush=True))
+                                                   flush=True),
+                       earlier=earlier)
     write_runs(args.out, records, stop)
     report(args.out)
     if stop:
@@ -536,6 +567,10 @@ def main():
     r.add_argument("--build", default=os.path.join(ROOT, "build"))
     r.add_argument("--call-arg", action="append", default=[],
                    help="an argument for every call (repeatable)")
+    r.add_argument("--resume", action="store_true",
+                   help="keep OUT/runs.json's attempts (same --seconds, --delay-ms and "
+                        "--call-arg) and add runs until each scheme has --repeats valid "
+                        "ones, counting the earlier ones")
     g = sub.add_parser("report", help="table and HTML from OUT/runs.json")
     g.add_argument("out")
     s = sub.add_parser("rescore", help="score the Octopus-transport runs in OUT again "

@@ -202,6 +202,26 @@ def test_schedule(le):
           f"stops after 2K = 6 attempts naming the component: {stop}")
 
 
+def test_resume(le):
+    """A resumed run counts the earlier attempts: A had 2 valid of 2, B 1
+    valid of 2 (attempt 2 invalid); asking 3 valid each, the new rounds run
+    A3, B3 (invalid), then B4 and B5, numbered after the earlier ones."""
+    lag = [("receiver decoder", "p99 lag 60.0 ms > one frame interval (40.0 ms)")]
+    earlier = [{"trace": "T", "scheme": s, "attempt": a, "faults": f}
+               for s, a, f in (("A", 1, []), ("B", 1, []), ("A", 2, []), ("B", 2, lag))]
+    run_one, order = scripted({("B", 3): lag})
+    records, stop = le.schedule(["T"], ["A", "B"], 3, run_one, progress=lambda _: None,
+                                earlier=earlier)
+    check(order == ["A3", "B3", "B4", "B5"] and len(records) == 4 and stop is None,
+          f"resume: earlier attempts counted, new ones numbered after: {' '.join(order)}")
+    run_one, order = scripted({("B", n): lag for n in range(3, 9)})
+    records, stop = le.schedule(["T"], ["B"], 3, run_one, progress=lambda _: None,
+                                earlier=earlier)
+    check(order == ["B3", "B4", "B5", "B6"] and stop is not None
+          and stop["invalid_attempts"] == 5 and stop["attempts"] == 6,
+          f"resume: the 2K limit counts earlier attempts: {' '.join(order)}, {stop}")
+
+
 def test_report(le, recorded):
     tmp = tempfile.mkdtemp(prefix="live-eval-report-")
     try:
@@ -292,6 +312,7 @@ def main():
     test_ci(le)
     test_guard(le, recorded)
     test_schedule(le)
+    test_resume(le)
     test_commands(le, recorded)
     test_report(le, recorded)
     test_rescore(le, recorded, sys.argv[3])
