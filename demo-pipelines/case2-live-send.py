@@ -84,8 +84,9 @@ def main():
         # A key picture every 10 frames took 22-27 ms to encode at the median
         # and up to 32 ms with nothing else running (a sync picture, whose
         # upper layers are as large: 14-17 and 18-21 ms; with an intra base
-        # layer 11-14 and 16-19 ms in two runs), at the edge of the 33 ms frame interval once the shim
-        # and the receiver share the two cores (design 8).  The intra base
+        # layer 11-14 and 16-19 ms in two runs), near the clip's 40 ms
+        # frame interval (25 fps, paced as it is) once the shim and the
+        # receiver share the two cores (design 8).  The intra base
         # layer gives the queues the dropper the key picture's had.
         encoder = (f"octopussvcenc name=encoder codec=vp9 spatial-layers=3 gop=10000 "
                    f"spatial-sync=10 intra-base-sync=true bitrate={args.bitrate} "

@@ -52,10 +52,12 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from load_record import quantiles_ms  # noqa: E402  (webrtc-call.py's too)
 from gst_stats import structure_to_dict  # noqa: E402
-FPS = 30
-CAPS = {1: "video/x-vp8,width=640,height=360,temporal-layers=3,framerate=30/1",
+# case2-live-send.py paces the clip at its own rate (no videorate): the
+# load guard's frame interval is 40 ms
+FPS = 25
+CAPS = {1: "video/x-vp8,width=640,height=360,temporal-layers=3,framerate=25/1",
         2: "video/x-vp9,width=640,height=360,spatial-layers=3,temporal-layers=1,"
-           "framerate=30/1"}
+           "framerate=25/1"}
 CODEC = {1: "vp8", 2: "vp9"}
 # Case 2's encoder sends a key frame only on request (case2-live-send.py);
 # case 1's has one every GoP of 8.
