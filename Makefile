@@ -90,7 +90,7 @@ live-eval: build
 	GST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/gst-octopus/plugin:$(CURDIR)/$(BUILD)/svc-encoder:$(CURDIR)/$(BUILD)/rtpgccbwe/lib$${GST_PLUGIN_PATH:+:$$GST_PLUGIN_PATH} \
 	  eval/live-eval.py run $(LIVE_OUT) --traces $(TRACES) --schemes $(SCHEMES) \
 	  --repeats $(REPEATS) --seconds $(DURATION) --build $(BUILD) \
-	  $(if $(RESUME),--resume)
+	  $(if $(filter 1,$(RESUME)),--resume)
 
 # The same comparison replaying the quality trace instead of encoding.
 demo-trace: build

@@ -11,17 +11,17 @@ trace from the real run's first capture (ms since the shim's trace began),
 capturing for as long as it captured (octo-sim --duration-ms: its last
 frames, which nothing newer follows into the queues, are the real run's
 last) and running the links on for as long as the real shim ran after that
-(--drain-ms: what arrives later is lost on both sides), each frame sent after the real run's median capture->encoded lag
-(octo-sim --encode-lag-ms; --no-encode-lag: at capture), the same RTT
-(2 x the run's --delay-ms) and the
-clip's own video trace as that arm encodes it (eval/clip-video-trace.py:
+(--drain-ms: what arrives later is lost on both sides), each frame sent
+after the real run's median capture->encoded lag (--encode-lag-ms;
+--no-encode-lag: at capture), the same RTT (2 x the run's --delay-ms) and
+the clip's own video trace as that arm encodes it (eval/clip-video-trace.py:
 bbb-360p-vp8.trace for the gcc arms, bbb-360p-live-quality.trace for make
-demo's).  Both sides are scored by the same code (octo-metrics'
-summary.json; utilisation as in live-eval.py: link bytes of messages
-delivered whole over the capacity the trace offered while the sender
-captured).  Prints per run and the means per trace and over all valid runs,
-with the ratio sim / real; the goal is agreement within 25 % on p99 latency
-and on utilisation on every trace.
+demo's). Both sides are scored by the same code (octo-metrics' summary.json;
+utilisation as in live-eval.py: link bytes of messages delivered whole over
+the capacity the trace offered while the sender captured). Prints per run
+and the means per trace and over all valid runs, with the ratio sim / real;
+the goal is agreement within 25 % on p99 latency and on utilisation on every
+trace.
 
     bench/validate-live.py LIVE_OUT [--scheme gcc] [--sim-scheme S]
         [--video TRACE] [--sim build/bench/sim/octo-sim] [--out DIR]
@@ -30,15 +30,15 @@ and on utilisation on every trace.
 
 --sim-scheme and --video default to the scheme's counterpart (SIMULATED).
 
---exclude-tail-ms N compares p99 latency over the frames captured at least
-N ms before each real run's last capture, as octo-metrics
---captured-until-ns scores both sides' logs (each side ends a fixed time
-after its last capture, so the last frames may meet a capacity gap one side
-waits out and the other does not).  --include-invalid also simulates the
-runs the load guard rejected and prints them apart, marked invalid: for
-looking at a loaded machine's runs, never for the verdict.  Exit status 0 when both metrics agree within 25 %,
-1 when they do not, 2 when there is no valid real run or the command line
-is wrong (argparse)."""
+--exclude-tail-ms N compares p99 latency over the frames captured at least N
+ms before each real run's last capture, as octo-metrics --captured-until-ns
+scores both sides' logs (each side ends a fixed time after its last capture,
+so the last frames may meet a capacity gap one side waits out and the other
+does not). --include-invalid also simulates the runs the load guard rejected
+and prints them apart, marked invalid: for looking at a loaded machine's
+runs, never for the verdict. Exit status 0 when both metrics agree within
+25 %, 1 when they do not, 2 when there is no valid real run or the command
+line is wrong (argparse)."""
 import argparse
 import json
 import math
@@ -101,17 +101,23 @@ def real_span(run_dir):
     run."""
     with open(os.path.join(run_dir, "call.json")) as f:
         call = json.load(f)
-    captures = [int(r["capture_ns"]) for r in read_csv(os.path.join(run_dir, "encoded.csv"))]
+    rows = read_csv(os.path.join(run_dir, "encoded.csv"))
+    captures = [int(r["capture_ns"]) for r in rows]
     start = (min(captures) - call["shim_start_ns"]) / 1e6
-    interval = frame_interval_ms(captures)
+    interval = frame_interval_ms(rows)
     span = (max(captures) - min(captures)) / 1e6 + interval
+    # shim_start_ns is taken just before the shim is launched, its uptime
+    # counts from its own start: the drain comes out short by that launch
     return start, span, interval, call["shim"]["uptime_s"] * 1e3 - start - span
 
 
-def frame_interval_ms(captures):
-    """The capture interval the run kept: its span over its frames (the
-    load record's frame_interval_ms was 33.3 for runs paced at 25 fps)."""
-    return (max(captures) - min(captures)) / 1e6 / (len(captures) - 1)
+def frame_interval_ms(rows):
+    """The capture interval the run kept, from encoded.csv's rows: the span
+    over the frames it numbers (the load record's frame_interval_ms said
+    33.3 for runs paced at 25 fps)."""
+    frames = [int(r["frame"]) for r in rows]
+    captures = [int(r["capture_ns"]) for r in rows]
+    return (max(captures) - min(captures)) / 1e6 / (max(frames) - min(frames))
 
 
 def encode_lag_ms(run_dir):
@@ -137,11 +143,12 @@ def simulate(args, record, out):
         with open(path, "w") as f:
             # a little more than the run: the simulator may send past its end
             f.write("\n".join(map(str, trace_segment(trace_times(full), int(start),
-                                                     math.ceil(span) + 5000))) + "\n")
+                                                     math.ceil(span + drain) + 5000)))
+                    + "\n")
     rtt = 2 * record.get("delay_ms", DEFAULT_DELAY_MS)
     subprocess.run([args.sim, "--case=2", f"--scheme={args.sim_scheme}",
                     f"--video={args.video}", f"--rtt-ms={rtt}",
-                    f"--duration-ms={round(span)}", f"--drain-ms={max(1, round(drain))}",
+                    f"--duration-ms={round(span)}", f"--drain-ms={max(lag, round(drain))}",
                     f"--encode-lag-ms={lag}",
                     f"--out={out}",
                     f"--trace-label={record['trace']}@{int(start)}ms"]

@@ -66,7 +66,7 @@ warnings.filterwarnings("ignore", "GObject.ValueArray", DeprecationWarning)
 WIDTH, HEIGHT, FPS = 640, 360, 25
 SVC_GOP, VP8_GOP = 10, 8
 SVC_FRACTIONS = (0.2, 0.5, 1.0)     # octopussvcenc's default spatial split
-# make demo's case-2 encoder (demo-pipelines/case2-live-send.py) and pace
+# make demo's case-2 encoder (demo-pipelines/case2-live-send.py)
 LIVE_SVC = ("codec=vp9 spatial-layers=3 gop=10000 spatial-sync=10 "
             "intra-base-sync=true speed=9")
 DUMP_MAGIC = b"OSVCDMP1"

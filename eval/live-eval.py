@@ -167,8 +167,9 @@ def schedule(traces, schemes, repeats, run_one, progress=print, earlier=()):
     attempts on a trace without @repeats valid runs."""
     records = []
     total = len(traces) * len(schemes) * repeats
-    done = sum(1 for r in earlier if not r["faults"] and r["scheme"] in schemes
-               and r["trace"] in map(trace_name, traces))
+    done = sum(min(repeats, sum(1 for r in earlier if r["trace"] == trace_name(t)
+                                and r["scheme"] == s and not r["faults"]))
+               for t in traces for s in schemes)
     for trace in traces:
         mine = [r for r in earlier if r["trace"] == trace_name(trace)]
         valid = {s: sum(1 for r in mine if r["scheme"] == s and not r["faults"])
@@ -179,6 +180,9 @@ def schedule(traces, schemes, repeats, run_one, progress=print, earlier=()):
             for scheme in schemes:
                 if valid[scheme] >= repeats:
                     continue
+                if attempts[scheme] >= 2 * repeats:
+                    return records, stop_report(list(earlier) + records,
+                                                trace_name(trace), scheme, repeats)
                 attempts[scheme] += 1
                 record = run_one(trace, scheme, attempts[scheme])
                 records.append(record)
@@ -194,9 +198,6 @@ def schedule(traces, schemes, repeats, run_one, progress=print, earlier=()):
                              + "".join(f", {k} {record['metrics'][k]:.1f}"
                                        for k in ("p99_latency_ms",)
                                        if record.get("metrics", {}).get(k) is not None))
-                if attempts[scheme] >= 2 * repeats and valid[scheme] < repeats:
-                    return records, stop_report(list(earlier) + records, trace, scheme,
-                                                repeats)
     return records, None
 
 
@@ -329,6 +330,18 @@ def live_call(args, trace, scheme, attempt):
     return record
 
 
+def run_seconds(out, record):
+    """A record's --seconds; for one written before records kept it, its
+    capture span rounded to whole seconds (None: no encoded.csv)."""
+    if "seconds" in record:
+        return record["seconds"]
+    path = os.path.join(out, record["dir"], "encoded.csv")
+    if not os.path.exists(path):
+        return None
+    captures = [int(r["capture_ns"]) for r in read_csv(path)]
+    return round((max(captures) - min(captures)) / 1e9)
+
+
 def earlier_records(args):
     """--resume: the records in OUT/runs.json, checked to be runs of the
     same length, delay and call arguments as this one's."""
@@ -337,7 +350,9 @@ def earlier_records(args):
     for r in records:
         same = {"seconds": args.seconds, "delay_ms": args.delay_ms,
                 "call_args": args.call_arg}
-        other = {k: r[k] for k in same if k in r and r[k] != same[k]}
+        had = dict(r, seconds=run_seconds(args.out, r))
+        other = {k: had[k] for k in same
+                 if had.get(k) is not None and had[k] != same[k]}
         if other:
             sys.exit(f"live-eval: cannot resume {args.out}: {r['dir']} was run with "
                      + ", ".join(f"{k} {v}" for k, v in other.items()) + ", this run with "

@@ -16,7 +16,7 @@ static gchar *video_trace = NULL, *out_dir = NULL;
 static gchar *trace_label = NULL, *video_label = NULL;
 static gchar *scenario_name = NULL, *video_trace2 = NULL;
 static gint rtt_ms = 60, duration_s = 60, seed = 1, slack_ms = -1;
-static gint duration_ms = 0, drain_ms = 0, encode_lag_ms = 0;
+static gint duration_ms = 0, drain_ms = -1, encode_lag_ms = 0;
 static gdouble cross_mbps = 0;
 static gboolean list_schemes = FALSE, list_schemes_csv = FALSE;
 
@@ -40,9 +40,9 @@ static GOptionEntry entries[] = {
       "that the simulated run ends where it ended; default 0: --duration)",
       "MS"},
   {"drain-ms", 0, 0, G_OPTION_ARG_INT, &drain_ms,
-      "How long the links run on after the capture ends, in ms (a live "
-      "run's, whose links stop that long after its last frame; default 0: "
-      "2000)", "MS"},
+      "How long the links run on after the capture ends, in ms, at least "
+      "--encode-lag-ms (a live run's, whose links stop that long after its "
+      "capture ended; default -1: 2000)", "MS"},
   {"encode-lag-ms", 0, 0, G_OPTION_ARG_INT, &encode_lag_ms,
       "Send each frame this long after its capture, as a live encoder does "
       "(0..1000; default 0)", "MS"},
@@ -150,7 +150,7 @@ inputs_json (void)
     g_string_append_printf (s, ", \"slack_ms\": %d", slack_ms);
   if (duration_ms > 0)
     g_string_append_printf (s, ", \"duration_ms\": %d", duration_ms);
-  if (drain_ms > 0)
+  if (drain_ms >= 0)
     g_string_append_printf (s, ", \"drain_ms\": %d", drain_ms);
   if (encode_lag_ms > 0)
     g_string_append_printf (s, ", \"encode_lag_ms\": %d", encode_lag_ms);
@@ -237,12 +237,13 @@ main (int argc, char **argv)
   if (case_id < 1 || case_id > 3 || !config.scheme || !down_trace
       || !video_trace || !out_dir || rtt_ms < 0 || duration_s <= 0
       || cross_mbps < 0 || slack_ms < -1 || slack_ms > OCTO_SLACK_MS_MAX
-      || duration_ms < 0 || drain_ms < 0 || encode_lag_ms < 0
-      || encode_lag_ms > 1000
+      || duration_ms < 0 || encode_lag_ms < 0 || encode_lag_ms > 1000
+      || (drain_ms >= 0 && drain_ms < encode_lag_ms) || drain_ms < -1
       || !parse_scenario (scenario_name, &config.scenario)) {
     g_printerr ("octo-sim: need --case 1..3, a known --scheme, --trace, "
         "--video, --out, a known --scenario, --slack-ms -1..%d, "
-        "--duration-ms and --drain-ms >= 0 and --encode-lag-ms 0..1000\n%s",
+        "--duration-ms >= 0, --encode-lag-ms 0..1000 and --drain-ms -1 or at "
+        "least --encode-lag-ms\n%s",
         OCTO_SLACK_MS_MAX,
         g_option_context_get_help (ctx, TRUE, NULL));
     return 2;
@@ -259,7 +260,8 @@ main (int argc, char **argv)
   config.rtt_ms = rtt_ms;
   config.duration_s = duration_s;
   config.duration_ms = duration_ms;
-  config.drain_ms = drain_ms;
+  config.drain_set = drain_ms >= 0;
+  config.drain_ms = (guint) MAX (drain_ms, 0);
   config.encode_lag_ms = encode_lag_ms;
   config.seed = seed;
   config.cross_bps = (guint64) (cross_mbps * 1e6);

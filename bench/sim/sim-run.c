@@ -273,7 +273,7 @@ sim_run (const SimRunConfig *config, GError **error)
   sim_world_run_until (run.world, run.end);
   for (guint i = 0; i < run.n_streams; i++)
     fill_link_results (&run, run.streams[i].result, i, FALSE);
-  sim_world_run_until (run.world, run.end + (config->drain_ms ?
+  sim_world_run_until (run.world, run.end + (config->drain_set ?
           (OctoTime) config->drain_ms * OCTO_MSECOND : SIM_DRAIN));
   for (guint i = 0; i < run.n_streams; i++) {
     fill_link_results (&run, run.streams[i].result, i, TRUE);

@@ -39,8 +39,11 @@ typedef struct {
    * run's own, so that its last frames, which nothing newer follows into
    * the queues, end the simulated run too (bench/validate-live.py) */
   guint duration_ms;
-  /* how long the links run on after the capture span, in ms (0: SIM_DRAIN):
-   * a live run's own, whose links stop that long after its last frame */
+  /* how long the links run on after the capture span, in ms, if drain_set
+   * (else SIM_DRAIN): a live run's own, whose links stop that long after
+   * its capture ended; at least encode_lag_ms, or frames captured at the
+   * end would never be sent */
+  gboolean drain_set;
   guint drain_ms;
   /* capture to submission: the live encoder's lag, which the video
    * trace's frames otherwise skip (0: a frame is sent as it is captured) */

@@ -137,22 +137,22 @@ submit_padding (SimStream *st, guint64 bps)
 
 /* Every quality level's single-layer version of the next frame. */
 static const OctoSourceMessage *
-next_versions (SimStream *st, OctoTime now)
+next_versions (SimStream *st, OctoTime capture)
 {
   OctoSourceMessage msgs[OCTO_SOURCE_MAX_MESSAGES];
 
   for (guint l = 0; l < st->n_levels; l++) {
-    octo_trace_source_next_frame (st->level_sources[l], now, 0, msgs);
+    octo_trace_source_next_frame (st->level_sources[l], capture, 0, msgs);
     st->versions[l] = msgs[0];
   }
   return st->versions;
 }
 
-/* The endpoint decides what frame @now becomes: fills @msgs, returns how
- * many, and whether it is sent at all. */
+/* The endpoint decides at @now what the frame captured at @capture
+ * becomes: fills @msgs, returns how many, and whether it is sent at all. */
 static guint
-decide_frame (SimStream *st, OctoTime now, OctoSourceMessage *msgs,
-    guint *level, gboolean *send)
+decide_frame (SimStream *st, OctoTime capture, OctoTime now,
+    OctoSourceMessage *msgs, guint *level, gboolean *send)
 {
   const OctoSourceMessage *versions;
   guint64 budget, queued, bps;
@@ -164,7 +164,7 @@ decide_frame (SimStream *st, OctoTime now, OctoSourceMessage *msgs,
     case SIM_ENDPOINT_SALSIFY:
       budget = sim_salsify_budget (st->salsify, now, &idle);
       if (!st->level_sources) {
-        n = octo_trace_source_next_frame (st->source, now, 0, msgs);
+        n = octo_trace_source_next_frame (st->source, capture, 0, msgs);
         *send = octo_salsify_choose (budget, &msgs[0].size, 1, idle) == 0;
         *level = 0;
       } else {
@@ -174,7 +174,7 @@ decide_frame (SimStream *st, OctoTime now, OctoSourceMessage *msgs,
         guint down = st->level > 0 ? st->level - 1 : 0;
         guint32 sizes[2];
         gint pick;
-        versions = next_versions (st, now);
+        versions = next_versions (st, capture);
         sizes[0] = versions[up].size;
         sizes[1] = versions[down].size;
         pick = octo_salsify_choose (budget, sizes, 2, idle);
@@ -190,14 +190,14 @@ decide_frame (SimStream *st, OctoTime now, OctoSourceMessage *msgs,
       if (!st->level_sources) {
         /* the app looks at its queue when it has a frame to send: at a low
          * frame rate the frame before may take more than a tick to leave */
-        n = octo_trace_source_next_frame (st->source, now, 0, msgs);
+        n = octo_trace_source_next_frame (st->source, capture, 0, msgs);
         *level = octo_awstream_level (st->awstream);
         if (msgs[0].keyframe || msgs[0].layer < *level)
           *level = octo_awstream_update (st->awstream, now, queued, bps);
         *send = msgs[0].keyframe || msgs[0].layer < *level;
       } else {
         *level = octo_awstream_update (st->awstream, now, queued, bps);
-        versions = next_versions (st, now);
+        versions = next_versions (st, capture);
         msgs[0] = versions[*level];
       }
       submit_padding (st, octo_awstream_probe_bps (st->awstream));
@@ -206,7 +206,7 @@ decide_frame (SimStream *st, OctoTime now, OctoSourceMessage *msgs,
       for (VivoSample *s; (s = g_queue_peek_head (&st->vivo_samples))
           && s->due <= now; g_free (g_queue_pop_head (&st->vivo_samples)))
         octo_vivo_on_frame (&st->vivo, s->bytes, s->start, s->end);
-      n = octo_trace_source_next_frame (st->source, now,
+      n = octo_trace_source_next_frame (st->source, capture,
           link_rate (st, octo_vivo_estimate (&st->vivo)), msgs);
       *level = octo_trace_source_level (st->source);
       /* the client fetches: a frame nobody asked for is skipped */
@@ -215,7 +215,7 @@ decide_frame (SimStream *st, OctoTime now, OctoSourceMessage *msgs,
         octo_vivo_on_send (&st->vivo);
       return n;
     default:
-      n = octo_trace_source_next_frame (st->source, now,
+      n = octo_trace_source_next_frame (st->source, capture,
           octo_sender_app_rate (sim_world_flow_sender (st->world,
                   st->flow)), msgs);
       *level = octo_trace_source_level (st->source);
@@ -271,7 +271,7 @@ sim_stream_submit_frame (SimStream *st, OctoTime capture, OctoTime now)
   OctoFrameRecord rec = { .capture = capture, .ref = -1 };
   guint level = 0;
   gboolean send;
-  guint n = decide_frame (st, now, msgs, &level, &send);
+  guint n = decide_frame (st, capture, now, msgs, &level, &send);
   guint8 tl = msgs[0].layer;
   VivoFrame vf = { 0, 0, now };
 
