@@ -32,13 +32,14 @@ trace.
 
 --exclude-tail-ms N compares p99 latency over the frames captured at least N
 ms before each real run's last capture, as octo-metrics --captured-until-ns
-scores both sides' logs (each side ends a fixed time after its last capture,
-so the last frames may meet a capacity gap one side waits out and the other
-does not). --include-invalid also simulates the runs the load guard rejected
-and prints them apart, marked invalid: for looking at a loaded machine's
-runs, never for the verdict. Exit status 0 when both metrics agree within
-25 %, 1 when they do not, 2 when there is no valid real run or the command
-line is wrong (argparse)."""
+scores both sides' logs (a run's last frames, which nothing newer follows
+into the queues, decide its end: in the live ATT runs they met a fall in
+capacity still in the sender's buffer and the simulated ones did not,
+docs/design.md §8). --include-invalid also simulates the runs the load guard
+rejected and prints them apart, marked invalid: for looking at a loaded
+machine's runs, never for the verdict. Exit status 0 when both metrics agree
+within 25 %, 1 when they do not, 2 when there is no valid real run or the
+command line is wrong (argparse)."""
 import argparse
 import json
 import math
@@ -48,6 +49,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "eval"))
+from summary import frame_interval_ms  # noqa: E402  (live-eval's and summary's pace)
 GOAL = 0.25
 VIDEO = os.path.join(ROOT, "data", "traces", "video")
 # live-eval scheme: (simulator scheme, the clip's trace as that arm encodes it)
@@ -102,22 +105,13 @@ def real_span(run_dir):
     with open(os.path.join(run_dir, "call.json")) as f:
         call = json.load(f)
     rows = read_csv(os.path.join(run_dir, "encoded.csv"))
-    captures = [int(r["capture_ns"]) for r in rows]
-    start = (min(captures) - call["shim_start_ns"]) / 1e6
-    interval = frame_interval_ms(rows)
-    span = (max(captures) - min(captures)) / 1e6 + interval
+    captures = [int(r["capture_ns"]) / 1e6 for r in rows]
+    start = min(captures) - call["shim_start_ns"] / 1e6
+    interval = frame_interval_ms([int(r["frame"]) for r in rows], captures)
+    span = max(captures) - min(captures) + interval
     # shim_start_ns is taken just before the shim is launched, its uptime
     # counts from its own start: the drain comes out short by that launch
     return start, span, interval, call["shim"]["uptime_s"] * 1e3 - start - span
-
-
-def frame_interval_ms(rows):
-    """The capture interval the run kept, from encoded.csv's rows: the span
-    over the frames it numbers (the load record's frame_interval_ms said
-    33.3 for runs paced at 25 fps)."""
-    frames = [int(r["frame"]) for r in rows]
-    captures = [int(r["capture_ns"]) for r in rows]
-    return (max(captures) - min(captures)) / 1e6 / (max(frames) - min(frames))
 
 
 def encode_lag_ms(run_dir):
@@ -175,9 +169,7 @@ def last_capture_ns(run_dir):
 def p99_until(args, run_dir, until_ns, out):
     """p99 latency of @run_dir's frames captured up to @until_ns, scored by
     octo-metrics from the run's sender and receiver logs (the simulator
-    writes the same logs): a run ends a fixed time after its last capture,
-    so its last frames may meet a capacity gap that one side gives the time
-    to cross and the other does not."""
+    writes the same logs), as if the run had ended there."""
     subprocess.run([args.metrics, "--case=2", f"--sent={run_dir}/sent.csv",
                     f"--received={run_dir}/received.csv",
                     f"--captured-until-ns={int(until_ns)}", f"--out={out}"],

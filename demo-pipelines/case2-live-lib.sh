@@ -72,6 +72,6 @@ live_main() {
     webm=""; port=$((port + 2)); runs="$runs $OUT/$scheme"
   done
   # shellcheck disable=SC2086 # one argument per run
-  /usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" --fps 25 $runs
+  /usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" $runs
   [ -z "${WEBM:-}" ] || echo "case$case_id-live: the first scheme's run as the receiver showed it: $WEBM" >&2
 }

@@ -53,4 +53,4 @@ for arm in $ARMS; do
 done
 echo "links: a = $(basename "$LINK_A") (${DELAY_A_MS} ms one way), b = $(basename "$LINK_B") (${DELAY_B_MS} ms)"
 # shellcheck disable=SC2086
-/usr/bin/python3 "$ROOT/eval/summary.py" multipath --fps 25 $runs
+/usr/bin/python3 "$ROOT/eval/summary.py" multipath $runs

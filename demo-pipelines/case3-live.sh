@@ -79,6 +79,5 @@ case3_run() {
 
 case3_run octopus "$BASE_PORT" $((BASE_PORT + 1))
 case3_run droptail $((BASE_PORT + 2)) $((BASE_PORT + 3))
-/usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" --fps $FPS \
-  "$OUT/octopus" "$OUT/droptail"
+/usr/bin/python3 "$ROOT/eval/summary.py" live "$DOWN" "$OUT/octopus" "$OUT/droptail"
 echo "case3-live: received frames as PLY in $OUT/*/frames, renderings (source | received) in $OUT/*/png, per-frame quality in $OUT/*/quality.csv" >&2

@@ -66,7 +66,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from summary import capacity_bytes, delivered_down_bytes  # noqa: E402  (one utilisation)
+from summary import (capacity_bytes, delivered_down_bytes,  # noqa: E402  (one utilisation)
+                     frame_interval_ms)
 WEBRTC_CALL = os.path.join(ROOT, "demo-pipelines", "webrtc-call.py")
 OCTOPUS_CALL = os.path.join(ROOT, "demo-pipelines", "octopus-call.py")
 SHIM_ERROR_LIMIT_MS = 1.0
@@ -221,12 +222,14 @@ def read_csv(path):
 
 def capture_span_ms(run_dir, call):
     """[first capture, last capture + a frame interval) in ms since the
-    shim's start (its trace's origin)."""
+    shim's start (its trace's origin), the interval the run kept (not the
+    load record's, which was 33.3 ms for Octopus-transport runs paced at
+    25 fps before d853446)."""
     rows = read_csv(os.path.join(run_dir, "encoded.csv"))
-    captures = [int(r["capture_ns"]) for r in rows]
-    interval = call["load"]["frame_interval_ms"]
-    start = (min(captures) - call["shim_start_ns"]) / 1e6
-    end = (max(captures) - call["shim_start_ns"]) / 1e6 + interval
+    captures = [int(r["capture_ns"]) / 1e6 for r in rows]
+    interval = frame_interval_ms([int(r["frame"]) for r in rows], captures)
+    start = min(captures) - call["shim_start_ns"] / 1e6
+    end = max(captures) - call["shim_start_ns"] / 1e6 + interval
     return int(start), int(end)
 
 

@@ -4,9 +4,9 @@ metrics computed by the project's tools (latency, AoI and SQI by
 octo-metrics, gst-octopus/core/octo-metrics.h; picture quality by
 octo-ssim.h's SSIM, with PSNR next to it).
 
-    summary.py live DOWN_TRACE RUN [RUN ...] [--fps N]
+    summary.py live DOWN_TRACE RUN [RUN ...]
     summary.py webrtc OUT SCHEME [SCHEME ...]
-    summary.py multipath RUN [RUN ...] [--fps N]
+    summary.py multipath RUN [RUN ...]
 
 live (case1-live.sh, case2-live.sh, case2-demo.sh, case3-live.sh): each
 RUN is a run's folder (demo-pipelines/octopus-call.py's layout):
@@ -63,13 +63,28 @@ def delivered_down_bytes(stats, whole_messages=True):
     return total
 
 
-def utilisation(trace_path, run, frames, fps):
+def frame_interval_ms(numbers, captures_ms):
+    """The capture interval a run kept: its capture span over the frames it
+    numbers (a log's frame numbers and capture times, in any order).  Read
+    from the run rather than from a configured rate, which can disagree
+    (octopus-call.py said 30 fps for a clip paced at 25)."""
+    return (max(captures_ms) - min(captures_ms)) / (max(numbers) - min(numbers))
+
+
+def capture_span_ms(frames):
+    """From the first capture to one interval past the last, in ms, of the
+    rows of octo-metrics' frames.csv."""
+    captures = [float(r["capture_ms"]) for r in frames]
+    interval = frame_interval_ms([int(r["frame"]) for r in frames], captures)
+    return max(captures) + interval - min(captures)
+
+
+def utilisation(trace_path, run, frames):
     """octo_utilisation's definition (gst-octopus/core/octo-metrics.h):
     link bytes of messages delivered whole over the capacity the trace
     offered over the frames' span.  The shim starts the trace about 0.5 s
     before frame 0."""
-    captures = [float(r["capture_ms"]) for r in frames]
-    span = max(captures) + 1000 / fps - min(captures)
+    span = capture_span_ms(frames)
     with open(os.path.join(run, "shim.json")) as f:
         stats = json.load(f)
     return delivered_down_bytes(stats) / capacity_bytes(trace_path, 0, int(span) + 500)
@@ -134,7 +149,7 @@ def live(args):
             line += f" {ssim:6.4f} {psnr:7.2f}"
         if has_d1:
             line += f" {d1 if d1 is not None else float('nan'):6.2f}"
-        util = utilisation(args.trace, run, frames, args.fps)
+        util = utilisation(args.trace, run, frames)
         print(line + f" {100 * util:7.1f}")
     print(f"latency, AoI: capture to shown; SQI-SSIM: 1 s decay over each "
           f"shown frame's quality from the sent log (live video: {SSIM_NAME} "
@@ -154,8 +169,7 @@ def multipath(args):
             s = json.load(f)
         with open(os.path.join(run, "frames.csv"), newline="") as f:
             frames = list(csv.DictReader(f))
-        captures = [float(r["capture_ms"]) for r in frames]
-        span = int(max(captures) + 1000 / args.fps - min(captures)) + 500
+        span = int(capture_span_ms(frames)) + 500
         links, sent_all, capacity_all = [], 0, 0
         for path in sorted(glob.glob(os.path.join(run, "shim-*.json"))):
             with open(path) as f:
@@ -205,11 +219,9 @@ def main():
     lv = sub.add_parser("live", help="live demo runs through octopus-shim")
     lv.add_argument("trace", help="the shim's down trace")
     lv.add_argument("runs", nargs="+", metavar="RUN")
-    lv.add_argument("--fps", type=float, default=30)
     lv.set_defaults(run=live)
     mp = sub.add_parser("multipath", help="live runs over shim links side by side")
     mp.add_argument("runs", nargs="+", metavar="RUN")
-    mp.add_argument("--fps", type=float, default=30)
     mp.set_defaults(run=multipath)
     wr = sub.add_parser("webrtc", help="webrtc-call.py runs")
     wr.add_argument("out")
