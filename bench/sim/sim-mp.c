@@ -358,6 +358,9 @@ start_flow (World *w, guint f, OctoTime now)
     .rules = TRUE,
     .scheduler = fl->config->scheduler,
     .commit_ahead = fl->config->commit_ahead,
+    /* frames count whenever they complete, in any order (the paper's
+     * frame delay) */
+    .in_order_receiver = FALSE,
     .release = on_release,
   };
 

@@ -192,7 +192,8 @@ add_path_stats (GstOctopusSink *self, GstStructure *s,
   gst_structure_set (s,
       "scheduler", G_TYPE_STRING, st->scheduler,
       "messages-committed", G_TYPE_UINT64, st->mp.messages_committed,
-      "packets-expired", G_TYPE_UINT64, st->mp.packets_expired, NULL);
+      "packets-expired", G_TYPE_UINT64, st->mp.packets_expired,
+      "packets-superseded", G_TYPE_UINT64, st->mp.packets_superseded, NULL);
   gst_value_array_init (&array, self->n_paths);
   g_value_init (&v, GST_TYPE_STRUCTURE);
   for (guint i = 0; i < self->n_paths; i++) {

@@ -14,6 +14,22 @@ typedef struct {
   guint origin;                 /* rescheduled: the path it was taken from */
 } MpEntry;
 
+/* A message committed within the deadline (in_order_receiver). */
+typedef struct {
+  guint64 source;
+  guint16 stream_id;
+  guint32 msg_id;
+  OctoTime at;
+} MpCommitted;
+
+/* The newest message of a stream that went without a packet on a path
+ * just gone down. */
+typedef struct {
+  guint64 source;
+  guint16 stream_id;
+  guint32 msg_id;
+} MpFirst;
+
 typedef struct {
   OctoSendPath *path;
   GQueue pacer;                 /* MpEntry*, waiting to leave */
@@ -35,6 +51,8 @@ struct _OctoMpSession {
   guint next_path;              /* where dequeue starts looking, rotating */
   guint64 last_bandwidth;
   OctoTime last_data;           /* the last data packet on any path, or NONE */
+  GQueue committed;             /* MpCommitted*, oldest first */
+  GArray *firsts;               /* MpFirst, scratch */
   GArray *sizes;                /* guint32, scratch for one message */
   GPtrArray *batch;             /* MpEntry*, scratch */
   guint8 *assigned;             /* scratch, batch->len */
@@ -101,6 +119,8 @@ octo_mp_session_new (const OctoMpSessionConfig *config, OctoSendPath **paths,
   }
   s->sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->batch = g_ptr_array_new ();
+  g_queue_init (&s->committed);
+  s->firsts = g_array_new (FALSE, FALSE, sizeof (MpFirst));
   s->last_bandwidth = OCTO_BW_UNKNOWN;
   s->last_data = OCTO_TIME_NONE;
   update_bandwidth (s);
@@ -130,6 +150,8 @@ octo_mp_session_free (OctoMpSession *s)
     octo_send_path_free (mp->path);
   }
   octo_sched_free (s->sched);
+  g_queue_clear_full (&s->committed, g_free);
+  g_array_free (s->firsts, TRUE);
   g_array_free (s->sizes, TRUE);
   g_ptr_array_free (s->batch, TRUE);
   g_free (s->assigned);
@@ -259,6 +281,107 @@ same_message (const OctoPacket *a, const OctoPacket *b)
       a->header.msg_id == b->header.msg_id;
 }
 
+static gboolean
+same_stream (const OctoPacket *p, guint64 source, guint16 stream_id)
+{
+  return p->source == source && p->header.stream_id == stream_id;
+}
+
+/* Forgets the messages committed a deadline ago: nothing of them can be
+ * rescheduled any more (a deadline runs from the capture, at or before the
+ * commit). */
+static void
+prune_committed (OctoMpSession *s, OctoTime now)
+{
+  MpCommitted *c;
+
+  while ((c = g_queue_peek_head (&s->committed)) &&
+      c->at + OCTO_MP_DEADLINE <= now)
+    g_free (g_queue_pop_head (&s->committed));
+}
+
+static void
+remember_committed (OctoMpSession *s, const OctoPacket *p, OctoTime now)
+{
+  MpCommitted *c;
+
+  if (!s->config.in_order_receiver || !p->tagged)
+    return;
+  prune_committed (s, now);
+  c = g_new (MpCommitted, 1);
+  c->source = p->source;
+  c->stream_id = p->header.stream_id;
+  c->msg_id = p->header.msg_id;
+  c->at = now;
+  g_queue_push_tail (&s->committed, c);
+}
+
+static gboolean
+in_batch (const OctoMpSession *s, const MpCommitted *c)
+{
+  for (guint i = 0; i < s->batch->len; i++) {
+    const OctoPacket *p =
+        &((const MpEntry *) g_ptr_array_index (s->batch, i))->packet;
+
+    if (p->tagged && same_stream (p, c->source, c->stream_id) &&
+        p->header.msg_id == c->msg_id)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* What s->firsts holds for the stream (@source, @stream_id), or NULL. */
+static const MpFirst *
+first_of_stream (const OctoMpSession *s, guint64 source, guint16 stream_id)
+{
+  for (guint i = 0; i < s->firsts->len; i++) {
+    const MpFirst *f = &g_array_index (s->firsts, MpFirst, i);
+
+    if (f->source == source && f->stream_id == stream_id)
+      return f;
+  }
+  return NULL;
+}
+
+/* In-order receiver: releases the entries of s->batch (packets of paths
+ * gone down) whose message is older than one of its stream committed
+ * without a packet among them.  That one left on live paths before these
+ * go (or waits in a live pacer ahead of them), so the receiver has it
+ * first and would discard these as late (its reorder wait holds a message
+ * only for an older one it has part of, and briefly); unless that one is
+ * lost on the way, which the sender cannot know yet. */
+static void
+drop_superseded (OctoMpSession *s, OctoTime now)
+{
+  guint kept = 0;
+
+  if (!s->config.in_order_receiver || s->batch->len == 0)
+    return;
+  prune_committed (s, now);
+  g_array_set_size (s->firsts, 0);
+  for (GList * l = s->committed.tail; l; l = l->prev) {
+    const MpCommitted *c = l->data;
+    MpFirst f = { c->source, c->stream_id, c->msg_id };
+
+    if (!first_of_stream (s, c->source, c->stream_id) && !in_batch (s, c))
+      g_array_append_val (s->firsts, f);
+  }
+  for (guint i = 0; i < s->batch->len; i++) {
+    MpEntry *e = g_ptr_array_index (s->batch, i);
+    const MpFirst *f = e->packet.tagged ? first_of_stream (s,
+        e->packet.source, e->packet.header.stream_id) : NULL;
+
+    if (f && octo_msg_id_newer (f->msg_id, e->packet.header.msg_id)) {
+      s->stats.packets_superseded++;
+      s->paths[e->origin].stats.packets_rescheduled--;
+      release (s, e, OCTO_MP_SUPERSEDED, OCTO_DROP_OVERFLOW);
+    } else {
+      g_ptr_array_index (s->batch, kept++) = e;
+    }
+  }
+  g_ptr_array_set_size (s->batch, kept);
+}
+
 /* Moves the next message, whole, from the send buffer to the paths; FALSE
  * if the buffer is empty. */
 static gboolean
@@ -283,6 +406,8 @@ commit_message (OctoMpSession *s, OctoTime now)
       break;
   }
   s->stats.messages_committed++;
+  remember_committed (s, &((MpEntry *) g_ptr_array_index (s->batch, 0))->packet,
+      now);
   schedule_batch (s, now);
   return TRUE;
 }
@@ -372,6 +497,7 @@ check_paths (OctoMpSession *s, OctoTime now)
   for (guint i = 0; i < s->n_paths; i++)
     if (!s->paths[i].stats.up && !g_queue_is_empty (&s->paths[i].pacer))
       take_from (s, i, FALSE, now);
+  drop_superseded (s, now);
   schedule_batch (s, now);
 }
 

@@ -15,7 +15,11 @@
  * (octo_flight_loss_timeout(): max(3 x sRTT, 100 ms), 1 s before its first
  * RTT sample) without an ACK while it had packets out; its queued and
  * unACKed packets
- * whose deadline has not passed are scheduled again on the live paths.  A
+ * whose deadline has not passed are scheduled again on the live paths,
+ * except, with in_order_receiver, those of a message older than one of its
+ * stream that went on live paths without a packet on the down one: the
+ * receiver has that one first and discards the older as late (see
+ * OctoMpSessionConfig.in_order_receiver).  A
  * down path is probed (the caller sends padding on it) once per that
  * silence, and is up again at its next ACK.  An up path the scheduler
  * passes over is probed the same way once per silence limit in which it
@@ -44,6 +48,7 @@ typedef enum {
   OCTO_MP_DROPPED,              /* the send buffer's rules; @reason says which */
   OCTO_MP_ACKED,
   OCTO_MP_EXPIRED,              /* deadline passed before an ACK */
+  OCTO_MP_SUPERSEDED,           /* not rescheduled: a newer message went first */
   OCTO_MP_CLOSED,               /* still held when the session was freed */
 } OctoMpFate;
 
@@ -58,6 +63,15 @@ typedef struct {
    * within this; 0: only when one has nothing waiting (the longer, the
    * less the buffer's rules decide and the more the scheduler does). */
   OctoTime commit_ahead;
+  /* The receiver delivers each stream's messages in msg_id order and
+   * discards one older than a message it delivered (octopussrc; its
+   * reorder wait aside).  A path going down then reschedules only what can
+   * still be delivered: a message older than a newer one of its stream
+   * that left on live paths (none of its packets on the down path) would
+   * arrive after it, so its packets are released as OCTO_MP_SUPERSEDED
+   * instead of taking the live path's rate from the messages after it.
+   * FALSE: a receiver that takes messages in any order. */
+  gboolean in_order_receiver;
   OctoMpReleaseFunc release;
   gpointer user_data;
 } OctoMpSessionConfig;
@@ -74,6 +88,7 @@ typedef struct {
 typedef struct {
   guint64 messages_committed;
   guint64 packets_expired;              /* committed, deadline passed unACKed */
+  guint64 packets_superseded;           /* not rescheduled (in_order_receiver) */
 } OctoMpStats;
 
 typedef struct _OctoMpSession OctoMpSession;

@@ -90,6 +90,8 @@ new_mp_session (OctoSender *s, const OctoSendPathConfig *pc, OctoTime now)
     .buffer_bytes = s->config.buffer_bytes,
     .rules = s->config.rules,
     .scheduler = s->scheduler,
+    /* octopussrc */
+    .in_order_receiver = TRUE,
     .release = free_released,
     .user_data = s,
   };

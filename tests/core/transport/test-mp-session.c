@@ -23,14 +23,14 @@ on_release (const OctoPacket *packet, OctoMpFate fate, OctoDropReason reason,
   (void) reason;
   f->fates[fate]++;
   if (fate != OCTO_MP_ACKED && fate != OCTO_MP_CLOSED)
-    g_string_append_printf (f->released, "%c%u ", "DAEC"[fate],
+    g_string_append_printf (f->released, "%c%u ", "DAESC"[fate],
         GPOINTER_TO_UINT (packet->data) - 1);
 }
 
 /* @n_paths fixed-rate paths of @mbps each. */
 static void
-setup_ahead (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
-    const gchar *scheduler, OctoTime commit_ahead)
+setup_full (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
+    const gchar *scheduler, OctoTime commit_ahead, gboolean in_order)
 {
   OctoSendPath *paths[OCTO_SCHED_MAX_PATHS];
   OctoSendPathConfig pc = {.max_rate = (guint64) mbps * 1000000 };
@@ -39,6 +39,7 @@ setup_ahead (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
     .rules = TRUE,
     .scheduler = scheduler,
     .commit_ahead = commit_ahead,
+    .in_order_receiver = in_order,
     .release = on_release,
     .user_data = f,
   };
@@ -50,6 +51,13 @@ setup_ahead (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
   f->released = g_string_new ("");
   f->s = octo_mp_session_new (&c, paths, n_paths);
   g_assert_nonnull (f->s);
+}
+
+static void
+setup_ahead (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
+    const gchar *scheduler, OctoTime commit_ahead)
+{
+  setup_full (f, n_paths, mbps, buffer_bytes, scheduler, commit_ahead, FALSE);
 }
 
 static void
@@ -252,6 +260,55 @@ test_a_silent_path_goes_down_and_its_packets_move (void)
   expect_log (&f, "p0:6 p0:7 ");
   g_assert_cmpstr (f.released->str, ==, "");
   teardown (&f);
+}
+
+/* Path 1 falls silent holding message 2 (whole) and a packet of message
+ * 4; message 3 went whole on path 0.  With an in-order receiver,
+ * message 2 would arrive after message 3 and be discarded: it is released
+ * instead, and only message 4's packet moves.  A receiver that takes
+ * messages in any order gets both moved. */
+static void
+overtaken_script (gboolean in_order, const gchar *moved,
+    const gchar *released, guint rescheduled, guint superseded)
+{
+  Fixture f;
+  OctoMpPathStats ps;
+  OctoMpStats st;
+
+  setup_full (&f, 2, 8, 100000, "min-cost", 0, in_order);
+  enqueue (&f, 0, 2, 0, T0, T0);
+  drain (&f, T0);
+  ack (&f, 0, 0, 0, T0 + 20 * MS);
+  ack (&f, 1, 0, 0, T0 + 20 * MS);
+  enqueue (&f, 1, 1, 2, T0 + 20 * MS, T0 + 20 * MS);
+  enqueue (&f, 2, 1, 3, T0 + 20 * MS, T0 + 20 * MS);
+  enqueue (&f, 3, 2, 4, T0 + 20 * MS, T0 + 20 * MS);
+  for (OctoTime t = T0 + 20 * MS; t <= T0 + 22 * MS; t += MS)
+    drain (&f, t);
+  enqueue (&f, 4, 2, 6, T0 + 22 * MS, T0 + 22 * MS);
+  drain (&f, T0 + 22 * MS);
+  drain (&f, T0 + 23 * MS);
+  expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p0:5 p1:7 p0:6 ");
+  ack (&f, 0, 1, 2, T0 + 41 * MS);
+  /* path 1 silent since 21 ms: down at 121 ms */
+  drain (&f, T0 + 121 * MS);
+  drain (&f, T0 + 122 * MS);
+  expect_log (&f, moved);
+  g_assert_cmpstr (f.released->str, ==, released);
+  octo_mp_session_path_stats (f.s, 1, &ps);
+  g_assert_false (ps.up);
+  g_assert_cmpuint (ps.packets_rescheduled, ==, rescheduled);
+  octo_mp_session_get_stats (f.s, &st);
+  g_assert_cmpuint (st.packets_superseded, ==, superseded);
+  g_assert_cmpuint (f.fates[OCTO_MP_SUPERSEDED], ==, superseded);
+  teardown (&f);
+}
+
+static void
+test_a_message_overtaken_on_a_live_path_is_not_rescheduled (void)
+{
+  overtaken_script (TRUE, "p0:7 ", "S3 ", 1, 1);
+  overtaken_script (FALSE, "p0:3 p0:7 ", "", 2, 0);
 }
 
 /* Packets whose deadline (capture + 500 ms) passed are not moved. */
@@ -460,6 +517,8 @@ main (int argc, char **argv)
       test_commit_ahead_commits_while_pacers_drain_soon);
   g_test_add_func ("/transport/mp-session/a-silent-path-goes-down-and-its-packets-move",
       test_a_silent_path_goes_down_and_its_packets_move);
+  g_test_add_func ("/transport/mp-session/a-message-overtaken-on-a-live-path-is-not-rescheduled",
+      test_a_message_overtaken_on_a_live_path_is_not_rescheduled);
   g_test_add_func ("/transport/mp-session/packets-past-their-deadline-are-not-rescheduled",
       test_packets_past_their_deadline_are_not_rescheduled);
   g_test_add_func ("/transport/mp-session/a-down-path-is-probed-and-comes-back",
