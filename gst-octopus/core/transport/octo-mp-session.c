@@ -53,6 +53,7 @@ struct _OctoMpSession {
   OctoTime last_data;           /* the last data packet on any path, or NONE */
   GQueue committed;             /* MpCommitted*, oldest first */
   GArray *firsts;               /* MpFirst, scratch */
+  GHashTable *in_batch;         /* batch_key()s of s->batch's messages, scratch */
   GArray *sizes;                /* guint32, scratch for one message */
   GPtrArray *batch;             /* MpEntry*, scratch */
   guint8 *assigned;             /* scratch, batch->len */
@@ -121,6 +122,7 @@ octo_mp_session_new (const OctoMpSessionConfig *config, OctoSendPath **paths,
   s->batch = g_ptr_array_new ();
   g_queue_init (&s->committed);
   s->firsts = g_array_new (FALSE, FALSE, sizeof (MpFirst));
+  s->in_batch = g_hash_table_new (g_direct_hash, g_direct_equal);
   s->last_bandwidth = OCTO_BW_UNKNOWN;
   s->last_data = OCTO_TIME_NONE;
   update_bandwidth (s);
@@ -152,6 +154,7 @@ octo_mp_session_free (OctoMpSession *s)
   octo_sched_free (s->sched);
   g_queue_clear_full (&s->committed, g_free);
   g_array_free (s->firsts, TRUE);
+  g_hash_table_destroy (s->in_batch);
   g_array_free (s->sizes, TRUE);
   g_ptr_array_free (s->batch, TRUE);
   g_free (s->assigned);
@@ -281,12 +284,6 @@ same_message (const OctoPacket *a, const OctoPacket *b)
       a->header.msg_id == b->header.msg_id;
 }
 
-static gboolean
-same_stream (const OctoPacket *p, guint64 source, guint16 stream_id)
-{
-  return p->source == source && p->header.stream_id == stream_id;
-}
-
 /* Forgets the messages committed a deadline ago: nothing of them can be
  * rescheduled any more (a deadline runs from the capture, at or before the
  * commit). */
@@ -316,18 +313,13 @@ remember_committed (OctoMpSession *s, const OctoPacket *p, OctoTime now)
   g_queue_push_tail (&s->committed, c);
 }
 
-static gboolean
-in_batch (const OctoMpSession *s, const MpCommitted *c)
+/* A message's key in s->in_batch.  Keys of different messages may
+ * collide: a message then counts as having a packet in the batch, so
+ * fewer are released, never more. */
+static gpointer
+batch_key (guint16 stream_id, guint32 msg_id)
 {
-  for (guint i = 0; i < s->batch->len; i++) {
-    const OctoPacket *p =
-        &((const MpEntry *) g_ptr_array_index (s->batch, i))->packet;
-
-    if (p->tagged && same_stream (p, c->source, c->stream_id) &&
-        p->header.msg_id == c->msg_id)
-      return TRUE;
-  }
-  return FALSE;
+  return GUINT_TO_POINTER (msg_id ^ ((guint32) stream_id << 16));
 }
 
 /* What s->firsts holds for the stream (@source, @stream_id), or NULL. */
@@ -359,11 +351,22 @@ drop_superseded (OctoMpSession *s, OctoTime now)
     return;
   prune_committed (s, now);
   g_array_set_size (s->firsts, 0);
+  g_hash_table_remove_all (s->in_batch);
+  for (guint i = 0; i < s->batch->len; i++) {
+    const OctoPacket *p =
+        &((const MpEntry *) g_ptr_array_index (s->batch, i))->packet;
+
+    if (p->tagged)
+      g_hash_table_add (s->in_batch, batch_key (p->header.stream_id,
+              p->header.msg_id));
+  }
   for (GList * l = s->committed.tail; l; l = l->prev) {
     const MpCommitted *c = l->data;
     MpFirst f = { c->source, c->stream_id, c->msg_id };
 
-    if (!first_of_stream (s, c->source, c->stream_id) && !in_batch (s, c))
+    if (!first_of_stream (s, c->source, c->stream_id) &&
+        !g_hash_table_contains (s->in_batch, batch_key (c->stream_id,
+                c->msg_id)))
       g_array_append_val (s->firsts, f);
   }
   for (guint i = 0; i < s->batch->len; i++) {

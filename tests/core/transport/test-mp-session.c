@@ -75,20 +75,28 @@ teardown (Fixture *f)
   g_string_free (f->released, TRUE);
 }
 
-/* Message @msg of @n packets with ids @first_id... */
+/* Message @msg of stream @stream, @n packets with ids @first_id... */
 static void
-enqueue (Fixture *f, guint32 msg, guint n, guint first_id, OctoTime capture,
-    OctoTime now)
+enqueue_stream (Fixture *f, guint16 stream, guint32 msg, guint n,
+    guint first_id, OctoTime capture, OctoTime now)
 {
   for (guint i = 0; i < n; i++) {
     OctoPacket p = {
       .data = GUINT_TO_POINTER (first_id + i + 1),
       .size = SIZE,
       .tagged = TRUE,
-      .header = {.msg_id = msg,.first = i == 0,.last = i == n - 1 },
+      .header = {.stream_id = stream,.msg_id = msg,.first = i == 0,
+          .last = i == n - 1},
     };
     octo_mp_session_enqueue (f->s, &p, capture, now);
   }
+}
+
+static void
+enqueue (Fixture *f, guint32 msg, guint n, guint first_id, OctoTime capture,
+    OctoTime now)
+{
+  enqueue_stream (f, 0, msg, n, first_id, capture, now);
 }
 
 /* Sends what may leave at @now; idle paths idle.  Returns the wake. */
@@ -311,6 +319,33 @@ test_a_message_overtaken_on_a_live_path_is_not_rescheduled (void)
   overtaken_script (FALSE, "p0:3 p0:7 ", "", 2, 0);
 }
 
+/* Only a newer message of its own stream supersedes one: path 1 holds
+ * message 1 of stream 1 while message 2 of stream 0 went on path 0, so it
+ * moves. */
+static void
+test_another_streams_message_supersedes_nothing (void)
+{
+  Fixture f;
+
+  setup_full (&f, 2, 8, 100000, "min-cost", 0, TRUE);
+  enqueue (&f, 0, 2, 0, T0, T0);
+  drain (&f, T0);
+  ack (&f, 0, 0, 0, T0 + 20 * MS);
+  ack (&f, 1, 0, 0, T0 + 20 * MS);
+  enqueue_stream (&f, 0, 1, 1, 2, T0 + 20 * MS, T0 + 20 * MS);
+  enqueue_stream (&f, 1, 1, 1, 3, T0 + 20 * MS, T0 + 20 * MS);
+  enqueue_stream (&f, 0, 2, 2, 4, T0 + 20 * MS, T0 + 20 * MS);
+  for (OctoTime t = T0 + 20 * MS; t <= T0 + 22 * MS; t += MS)
+    drain (&f, t);
+  expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p0:5 ");
+  ack (&f, 0, 1, 2, T0 + 41 * MS);
+  drain (&f, T0 + 121 * MS);
+  drain (&f, T0 + 122 * MS);
+  expect_log (&f, "p0:3 ");
+  g_assert_cmpstr (f.released->str, ==, "");
+  teardown (&f);
+}
+
 /* Packets whose deadline (capture + 500 ms) passed are not moved. */
 static void
 test_packets_past_their_deadline_are_not_rescheduled (void)
@@ -519,6 +554,8 @@ main (int argc, char **argv)
       test_a_silent_path_goes_down_and_its_packets_move);
   g_test_add_func ("/transport/mp-session/a-message-overtaken-on-a-live-path-is-not-rescheduled",
       test_a_message_overtaken_on_a_live_path_is_not_rescheduled);
+  g_test_add_func ("/transport/mp-session/another-streams-message-supersedes-nothing",
+      test_another_streams_message_supersedes_nothing);
   g_test_add_func ("/transport/mp-session/packets-past-their-deadline-are-not-rescheduled",
       test_packets_past_their_deadline_are_not_rescheduled);
   g_test_add_func ("/transport/mp-session/a-down-path-is-probed-and-comes-back",
