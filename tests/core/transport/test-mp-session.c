@@ -270,6 +270,23 @@ test_a_silent_path_goes_down_and_its_packets_move (void)
   teardown (&f);
 }
 
+/* Messages 1 (path 0), 2 of stream @middle_stream (path 1) and 3 (path
+ * 0), after message 0 over both paths, ACKed; the others of stream 0. */
+static void
+three_messages (Fixture *f, gboolean in_order, guint16 middle_stream)
+{
+  setup_full (f, 2, 8, 100000, "min-cost", 0, in_order);
+  enqueue (f, 0, 2, 0, T0, T0);
+  drain (f, T0);
+  ack (f, 0, 0, 0, T0 + 20 * MS);
+  ack (f, 1, 0, 0, T0 + 20 * MS);
+  enqueue (f, 1, 1, 2, T0 + 20 * MS, T0 + 20 * MS);
+  enqueue_stream (f, middle_stream, 2, 1, 3, T0 + 20 * MS, T0 + 20 * MS);
+  enqueue (f, 3, 2, 4, T0 + 20 * MS, T0 + 20 * MS);
+  for (OctoTime t = T0 + 20 * MS; t <= T0 + 22 * MS; t += MS)
+    drain (f, t);
+}
+
 /* Path 1 falls silent holding message 2 (whole) and a packet of message
  * 4; message 3 went whole on path 0.  With an in-order receiver,
  * message 2 would arrive after message 3 and be discarded: it is released
@@ -283,16 +300,7 @@ overtaken_script (gboolean in_order, const gchar *moved,
   OctoMpPathStats ps;
   OctoMpStats st;
 
-  setup_full (&f, 2, 8, 100000, "min-cost", 0, in_order);
-  enqueue (&f, 0, 2, 0, T0, T0);
-  drain (&f, T0);
-  ack (&f, 0, 0, 0, T0 + 20 * MS);
-  ack (&f, 1, 0, 0, T0 + 20 * MS);
-  enqueue (&f, 1, 1, 2, T0 + 20 * MS, T0 + 20 * MS);
-  enqueue (&f, 2, 1, 3, T0 + 20 * MS, T0 + 20 * MS);
-  enqueue (&f, 3, 2, 4, T0 + 20 * MS, T0 + 20 * MS);
-  for (OctoTime t = T0 + 20 * MS; t <= T0 + 22 * MS; t += MS)
-    drain (&f, t);
+  three_messages (&f, in_order, 0);
   enqueue (&f, 4, 2, 6, T0 + 22 * MS, T0 + 22 * MS);
   drain (&f, T0 + 22 * MS);
   drain (&f, T0 + 23 * MS);
@@ -320,23 +328,14 @@ test_a_message_overtaken_on_a_live_path_is_not_rescheduled (void)
 }
 
 /* Only a newer message of its own stream supersedes one: path 1 holds
- * message 1 of stream 1 while message 2 of stream 0 went on path 0, so it
+ * message 2 of stream 1 while message 3 of stream 0 went on path 0, so it
  * moves. */
 static void
 test_another_streams_message_supersedes_nothing (void)
 {
   Fixture f;
 
-  setup_full (&f, 2, 8, 100000, "min-cost", 0, TRUE);
-  enqueue (&f, 0, 2, 0, T0, T0);
-  drain (&f, T0);
-  ack (&f, 0, 0, 0, T0 + 20 * MS);
-  ack (&f, 1, 0, 0, T0 + 20 * MS);
-  enqueue_stream (&f, 0, 1, 1, 2, T0 + 20 * MS, T0 + 20 * MS);
-  enqueue_stream (&f, 1, 1, 1, 3, T0 + 20 * MS, T0 + 20 * MS);
-  enqueue_stream (&f, 0, 2, 2, 4, T0 + 20 * MS, T0 + 20 * MS);
-  for (OctoTime t = T0 + 20 * MS; t <= T0 + 22 * MS; t += MS)
-    drain (&f, t);
+  three_messages (&f, TRUE, 1);
   expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p0:5 ");
   ack (&f, 0, 1, 2, T0 + 41 * MS);
   drain (&f, T0 + 121 * MS);
