@@ -31,7 +31,8 @@
  * octo-mp-session.h) decides which path each packet takes ("scheduler"),
  * per path with its own controller and pacer.  The element only sends each
  * datagram on the socket of the path the core names and feeds each
- * socket's ACKs back as that path's. */
+ * socket's ACKs back as that path's.  A path going down or coming back up
+ * posts an element message "octopus-path" (path, remote, up, downs). */
 #include "gstoctopussink.h"
 
 #include <errno.h>
@@ -161,6 +162,7 @@ struct _GstOctopusSink {
   gchar *remotes[OCTO_SCHED_MAX_PATHS + 1];     /* each path's "host:port";
                                                  * NULL-terminated */
   guint n_paths;
+  gboolean path_up[OCTO_SCHED_MAX_PATHS];      /* as last announced */
   gint wake_fd;
   GThread *thread;
 };
@@ -309,12 +311,35 @@ check_receiver (GstOctopusSink *self, gboolean refused, OctoTime now,
   self->warned_no_ack = TRUE;   /* settled either way */
 }
 
+/* Called with the lock held: an "octopus-path" structure for each path
+ * whose state changed since the last call, appended to @changes. */
+static void
+path_changes (GstOctopusSink *self, GPtrArray *changes)
+{
+  if (octo_sender_n_paths (self->sender) < 2)
+    return;
+  for (guint i = 0; i < self->n_paths; i++) {
+    OctoSenderPathStats ps;
+
+    octo_sender_path_stats (self->sender, i, &ps);
+    if (ps.mp.up == self->path_up[i])
+      continue;
+    self->path_up[i] = ps.mp.up;
+    g_ptr_array_add (changes, gst_structure_new ("octopus-path",
+            "path", G_TYPE_UINT, i,
+            "remote", G_TYPE_STRING, self->remotes[i],
+            "up", G_TYPE_BOOLEAN, ps.mp.up,
+            "downs", G_TYPE_UINT64, ps.mp.downs, NULL));
+  }
+}
+
 static gpointer
 send_loop (gpointer user_data)
 {
   GstOctopusSink *self = user_data;
   guint8 *pkt = g_malloc (self->mtu);
   struct pollfd fds[OCTO_SCHED_MAX_PATHS + 1];
+  GPtrArray *changes = g_ptr_array_new ();
   OctoTime next_stats = now_ns ();
   guint stats_interval;
 
@@ -355,6 +380,7 @@ send_loop (gpointer user_data)
 
     announce = bandwidth_changed (self);
     keyframe = octo_sender_take_keyframe_request (self->sender);
+    path_changes (self, changes);
     GstStructure *stats = NULL;
     if (stats_interval > 0 && now >= next_stats) {
       stats = build_stats (self);
@@ -373,6 +399,18 @@ send_loop (gpointer user_data)
           gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
               TRUE, 0));
     }
+    for (guint i = 0; i < changes->len; i++) {
+      GstStructure *c = g_ptr_array_index (changes, i);
+      gboolean up = FALSE;
+
+      gst_structure_get_boolean (c, "up", &up);
+      GST_INFO_OBJECT (self, "path %s %s", gst_structure_get_string (c,
+              "remote"), up ? "is up again" : "went down: no ACK within "
+          "its loss timeout; its packets move to the live paths");
+      gst_element_post_message (GST_ELEMENT (self),
+          gst_message_new_element (GST_OBJECT (self), c));
+    }
+    g_ptr_array_set_size (changes, 0);
     if (stats)
       gst_octopus_stats_post (GST_ELEMENT (self), stats);
     if (warn_refused)
@@ -417,6 +455,7 @@ send_loop (gpointer user_data)
   }
   g_mutex_unlock (&self->lock);
   g_free (pkt);
+  g_ptr_array_free (changes, TRUE);
   return NULL;
 }
 
@@ -663,6 +702,8 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   self->connection_refused = 0;
   self->warned_refused = self->warned_no_ack = FALSE;
   self->first_send = OCTO_TIME_NONE;
+  for (guint i = 0; i < OCTO_SCHED_MAX_PATHS; i++)
+    self->path_up[i] = TRUE;
   g_mutex_unlock (&self->lock);
   self->thread = g_thread_new ("octopussink", send_loop, self);
   path_specs_clear (specs, n);

@@ -320,9 +320,14 @@ GST_START_TEST (test_cut_path_goes_down_and_no_message_lost)
   GstStructure *p;
   gboolean up = TRUE;
 
+  GstBus *bus = gst_bus_new ();
+  GstMessage *m;
+  gboolean announced = FALSE;
+
   relay_start (&relay, port, delay_ms);
   tx = start_sender (&relay, "wrr");
   sink = gst_harness_find_element (tx, "octopussink");
+  gst_element_set_bus (sink, bus);
   for (guint k = 0; k < 10; k++)
     send_and_receive (tx, rx, k);
   g_atomic_int_set (&relay.paths[1].cut, 1);
@@ -334,11 +339,34 @@ GST_START_TEST (test_cut_path_goes_down_and_no_message_lost)
   fail_if (up);
   fail_unless (uint_field (p, "downs") >= 1);
   gst_structure_free (p);
+  /* an element message said so */
+  while (!announced && (m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *c = gst_message_get_structure (m);
+    guint path = 0;
+
+    if (gst_message_has_name (m, "octopus-path") &&
+        gst_structure_get_uint (c, "path", &path) && path == 1 &&
+        gst_structure_get_boolean (c, "up", &up) && !up) {
+      gchar *remote = g_strdup_printf ("127.0.0.1:%d",
+          relay.paths[1].front_port);
+
+      fail_unless_equals_string (gst_structure_get_string (c, "remote"),
+          remote);
+      g_free (remote);
+      fail_unless (uint_field (c, "downs") >= 1);
+      announced = TRUE;
+    }
+    gst_message_unref (m);
+  }
+  gst_element_set_bus (sink, NULL);
+  gst_object_unref (bus);
   fail_unless_equals_uint64 (src_stat (rx, "messages-delivered"), 30);
   gst_object_unref (sink);
   gst_harness_teardown (tx);
   relay_stop (&relay);
   gst_harness_teardown (rx);
+  /* last, so that a failure leaves no relay running */
+  fail_unless (announced);
 }
 
 GST_END_TEST;
