@@ -406,7 +406,8 @@ send_loop (gpointer user_data)
       gst_structure_get_boolean (c, "up", &up);
       GST_INFO_OBJECT (self, "path %s %s", gst_structure_get_string (c,
               "remote"), up ? "is up again" : "went down: no ACK within "
-          "its loss timeout; its packets move to the live paths");
+          "its loss timeout; what the receiver can still use moves to the "
+          "live paths");
       gst_element_post_message (GST_ELEMENT (self),
           gst_message_new_element (GST_OBJECT (self), c));
     }

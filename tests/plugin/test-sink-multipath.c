@@ -320,13 +320,14 @@ GST_START_TEST (test_cut_path_goes_down_and_no_message_lost)
   GstStructure *p;
   gboolean up = TRUE;
 
-  GstBus *bus = gst_bus_new ();
+  GstBus *bus = gst_bus_new (), *old_bus;
   GstMessage *m;
   gboolean announced = FALSE;
 
   relay_start (&relay, port, delay_ms);
   tx = start_sender (&relay, "wrr");
   sink = gst_harness_find_element (tx, "octopussink");
+  old_bus = gst_element_get_bus (sink);
   gst_element_set_bus (sink, bus);
   for (guint k = 0; k < 10; k++)
     send_and_receive (tx, rx, k);
@@ -340,7 +341,9 @@ GST_START_TEST (test_cut_path_goes_down_and_no_message_lost)
   fail_unless (uint_field (p, "downs") >= 1);
   gst_structure_free (p);
   /* an element message said so */
-  while (!announced && (m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+  /* posted after the stats show it: wait for it */
+  while (!announced && (m = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
+              GST_MESSAGE_ELEMENT))) {
     const GstStructure *c = gst_message_get_structure (m);
     guint path = 0;
 
@@ -358,14 +361,14 @@ GST_START_TEST (test_cut_path_goes_down_and_no_message_lost)
     }
     gst_message_unref (m);
   }
-  gst_element_set_bus (sink, NULL);
+  gst_element_set_bus (sink, old_bus);
+  gst_clear_object (&old_bus);
   gst_object_unref (bus);
   fail_unless_equals_uint64 (src_stat (rx, "messages-delivered"), 30);
   gst_object_unref (sink);
   gst_harness_teardown (tx);
   relay_stop (&relay);
   gst_harness_teardown (rx);
-  /* last, so that a failure leaves no relay running */
   fail_unless (announced);
 }
 

@@ -22,13 +22,13 @@ typedef struct {
   OctoTime at;
 } MpCommitted;
 
-/* The newest message of a stream that went without a packet on a path
- * just gone down. */
+/* The newest message of a stream committed without a packet among those
+ * of paths just gone down. */
 typedef struct {
   guint64 source;
   guint16 stream_id;
   guint32 msg_id;
-} MpFirst;
+} MpLatest;
 
 typedef struct {
   OctoSendPath *path;
@@ -52,7 +52,7 @@ struct _OctoMpSession {
   guint64 last_bandwidth;
   OctoTime last_data;           /* the last data packet on any path, or NONE */
   GQueue committed;             /* MpCommitted*, oldest first */
-  GArray *firsts;               /* MpFirst, scratch */
+  GArray *latest;               /* MpLatest, scratch */
   GHashTable *in_batch;         /* batch_key()s of s->batch's messages, scratch */
   GArray *sizes;                /* guint32, scratch for one message */
   GPtrArray *batch;             /* MpEntry*, scratch */
@@ -121,7 +121,7 @@ octo_mp_session_new (const OctoMpSessionConfig *config, OctoSendPath **paths,
   s->sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->batch = g_ptr_array_new ();
   g_queue_init (&s->committed);
-  s->firsts = g_array_new (FALSE, FALSE, sizeof (MpFirst));
+  s->latest = g_array_new (FALSE, FALSE, sizeof (MpLatest));
   s->in_batch = g_hash_table_new (g_direct_hash, g_direct_equal);
   s->last_bandwidth = OCTO_BW_UNKNOWN;
   s->last_data = OCTO_TIME_NONE;
@@ -153,7 +153,7 @@ octo_mp_session_free (OctoMpSession *s)
   }
   octo_sched_free (s->sched);
   g_queue_clear_full (&s->committed, g_free);
-  g_array_free (s->firsts, TRUE);
+  g_array_free (s->latest, TRUE);
   g_hash_table_destroy (s->in_batch);
   g_array_free (s->sizes, TRUE);
   g_ptr_array_free (s->batch, TRUE);
@@ -322,12 +322,12 @@ batch_key (guint16 stream_id, guint32 msg_id)
   return GUINT_TO_POINTER (msg_id ^ ((guint32) stream_id << 16));
 }
 
-/* What s->firsts holds for the stream (@source, @stream_id), or NULL. */
-static const MpFirst *
-first_of_stream (const OctoMpSession *s, guint64 source, guint16 stream_id)
+/* What s->latest holds for the stream (@source, @stream_id), or NULL. */
+static const MpLatest *
+latest_of_stream (const OctoMpSession *s, guint64 source, guint16 stream_id)
 {
-  for (guint i = 0; i < s->firsts->len; i++) {
-    const MpFirst *f = &g_array_index (s->firsts, MpFirst, i);
+  for (guint i = 0; i < s->latest->len; i++) {
+    const MpLatest *f = &g_array_index (s->latest, MpLatest, i);
 
     if (f->source == source && f->stream_id == stream_id)
       return f;
@@ -339,9 +339,8 @@ first_of_stream (const OctoMpSession *s, guint64 source, guint16 stream_id)
  * gone down) whose message is older than one of its stream committed
  * without a packet among them.  That one left on live paths before these
  * go (or waits in a live pacer ahead of them), so the receiver has it
- * first and would discard these as late (its reorder wait holds a message
- * only for an older one it has part of, and briefly); unless that one is
- * lost on the way, which the sender cannot know yet. */
+ * first and would discard these as late; see
+ * OctoMpSessionConfig.in_order_receiver for what this assumes. */
 static void
 drop_superseded (OctoMpSession *s, OctoTime now)
 {
@@ -350,7 +349,7 @@ drop_superseded (OctoMpSession *s, OctoTime now)
   if (!s->config.in_order_receiver || s->batch->len == 0)
     return;
   prune_committed (s, now);
-  g_array_set_size (s->firsts, 0);
+  g_array_set_size (s->latest, 0);
   g_hash_table_remove_all (s->in_batch);
   for (guint i = 0; i < s->batch->len; i++) {
     const OctoPacket *p =
@@ -362,16 +361,16 @@ drop_superseded (OctoMpSession *s, OctoTime now)
   }
   for (GList * l = s->committed.tail; l; l = l->prev) {
     const MpCommitted *c = l->data;
-    MpFirst f = { c->source, c->stream_id, c->msg_id };
+    MpLatest f = { c->source, c->stream_id, c->msg_id };
 
-    if (!first_of_stream (s, c->source, c->stream_id) &&
+    if (!latest_of_stream (s, c->source, c->stream_id) &&
         !g_hash_table_contains (s->in_batch, batch_key (c->stream_id,
                 c->msg_id)))
-      g_array_append_val (s->firsts, f);
+      g_array_append_val (s->latest, f);
   }
   for (guint i = 0; i < s->batch->len; i++) {
     MpEntry *e = g_ptr_array_index (s->batch, i);
-    const MpFirst *f = e->packet.tagged ? first_of_stream (s,
+    const MpLatest *f = e->packet.tagged ? latest_of_stream (s,
         e->packet.source, e->packet.header.stream_id) : NULL;
 
     if (f && octo_msg_id_newer (f->msg_id, e->packet.header.msg_id)) {

@@ -17,9 +17,8 @@
  * unACKed packets
  * whose deadline has not passed are scheduled again on the live paths,
  * except, with in_order_receiver, those of a message older than one of its
- * stream that went on live paths without a packet on the down one: the
- * receiver has that one first and discards the older as late (see
- * OctoMpSessionConfig.in_order_receiver).  A
+ * stream that left on live paths: the receiver has that one first and
+ * discards the older as late (see OctoMpSessionConfig.in_order_receiver).  A
  * down path is probed (the caller sends padding on it) once per that
  * silence, and is up again at its next ACK.  An up path the scheduler
  * passes over is probed the same way once per silence limit in which it
@@ -65,11 +64,16 @@ typedef struct {
   OctoTime commit_ahead;
   /* The receiver delivers each stream's messages in msg_id order and
    * discards one older than a message it delivered (octopussrc; its
-   * reorder wait aside).  A path going down then reschedules only what can
-   * still be delivered: a message older than a newer one of its stream
-   * that left on live paths (none of its packets on the down path) would
-   * arrive after it, so its packets are released as OCTO_MP_SUPERSEDED
-   * instead of taking the live path's rate from the messages after it.
+   * reorder wait holds a newer message only briefly, and only for an older
+   * one of which it has a part).  A path going down then reschedules only
+   * what can still be delivered: a message older than a newer one of its
+   * stream that left on live paths (none of its packets still waiting or
+   * unACKed on a down path) would arrive after it, so its packets are
+   * released as OCTO_MP_SUPERSEDED instead of taking the live path's rate
+   * from the messages after it.  Assumed, not checked: the moved message
+   * cannot overtake the newer one (so with two paths, where it queues
+   * behind it; with more, it may take a faster path and would have made
+   * it), and the newer one is not lost on the way.
    * FALSE: a receiver that takes messages in any order. */
   gboolean in_order_receiver;
   OctoMpReleaseFunc release;

@@ -345,6 +345,36 @@ test_another_streams_message_supersedes_nothing (void)
   teardown (&f);
 }
 
+/* A newer message with a packet of its own on the down path supersedes
+ * nothing: path 1 holds message 2 whole and a packet of message 3, whose
+ * other packets went on path 0, so both move, message 2 first. */
+static void
+test_a_newer_message_also_on_the_down_path_supersedes_nothing (void)
+{
+  Fixture f;
+  OctoMpStats st;
+
+  setup_full (&f, 2, 8, 100000, "min-cost", 0, TRUE);
+  enqueue (&f, 0, 2, 0, T0, T0);
+  drain (&f, T0);
+  ack (&f, 0, 0, 0, T0 + 20 * MS);
+  ack (&f, 1, 0, 0, T0 + 20 * MS);
+  enqueue (&f, 1, 1, 2, T0 + 20 * MS, T0 + 20 * MS);
+  enqueue (&f, 2, 1, 3, T0 + 20 * MS, T0 + 20 * MS);
+  enqueue (&f, 3, 3, 4, T0 + 20 * MS, T0 + 20 * MS);
+  for (OctoTime t = T0 + 20 * MS; t <= T0 + 23 * MS; t += MS)
+    drain (&f, t);
+  expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p1:6 p0:5 ");
+  ack (&f, 0, 1, 1, T0 + 41 * MS);
+  drain (&f, T0 + 121 * MS);
+  drain (&f, T0 + 122 * MS);
+  expect_log (&f, "p0:3 p0:6 ");
+  g_assert_cmpstr (f.released->str, ==, "");
+  octo_mp_session_get_stats (f.s, &st);
+  g_assert_cmpuint (st.packets_superseded, ==, 0);
+  teardown (&f);
+}
+
 /* Packets whose deadline (capture + 500 ms) passed are not moved. */
 static void
 test_packets_past_their_deadline_are_not_rescheduled (void)
@@ -553,6 +583,8 @@ main (int argc, char **argv)
       test_a_silent_path_goes_down_and_its_packets_move);
   g_test_add_func ("/transport/mp-session/a-message-overtaken-on-a-live-path-is-not-rescheduled",
       test_a_message_overtaken_on_a_live_path_is_not_rescheduled);
+  g_test_add_func ("/transport/mp-session/a-newer-message-also-on-the-down-path-supersedes-nothing",
+      test_a_newer_message_also_on_the_down_path_supersedes_nothing);
   g_test_add_func ("/transport/mp-session/another-streams-message-supersedes-nothing",
       test_another_streams_message_supersedes_nothing);
   g_test_add_func ("/transport/mp-session/packets-past-their-deadline-are-not-rescheduled",
