@@ -50,7 +50,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "eval"))
-from summary import frame_interval_ms  # noqa: E402  (live-eval's and summary's pace)
+from summary import encoded_captures_ms  # noqa: E402  (live-eval's and summary's span)
 GOAL = 0.25
 VIDEO = os.path.join(ROOT, "data", "traces", "video")
 # live-eval scheme: (simulator scheme, the clip's trace as that arm encodes it)
@@ -104,11 +104,9 @@ def real_span(run_dir):
     run."""
     with open(os.path.join(run_dir, "call.json")) as f:
         call = json.load(f)
-    rows = read_csv(os.path.join(run_dir, "encoded.csv"))
-    captures = [int(r["capture_ns"]) / 1e6 for r in rows]
-    start = min(captures) - call["shim_start_ns"] / 1e6
-    interval = frame_interval_ms([int(r["frame"]) for r in rows], captures)
-    span = max(captures) - min(captures) + interval
+    first, last, interval = encoded_captures_ms(run_dir)
+    start = first - call["shim_start_ns"] / 1e6
+    span = last - first + interval
     # shim_start_ns is taken just before the shim is launched, its uptime
     # counts from its own start: the drain comes out short by that launch
     return start, span, interval, call["shim"]["uptime_s"] * 1e3 - start - span

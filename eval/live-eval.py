@@ -67,7 +67,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from summary import (capacity_bytes, delivered_down_bytes,  # noqa: E402  (one utilisation)
-                     frame_interval_ms)
+                     encoded_captures_ms)
 WEBRTC_CALL = os.path.join(ROOT, "demo-pipelines", "webrtc-call.py")
 OCTOPUS_CALL = os.path.join(ROOT, "demo-pipelines", "octopus-call.py")
 SHIM_ERROR_LIMIT_MS = 1.0
@@ -225,12 +225,9 @@ def capture_span_ms(run_dir, call):
     shim's start (its trace's origin), the interval the run kept (not the
     load record's, which was 33.3 ms for Octopus-transport runs paced at
     25 fps before d853446)."""
-    rows = read_csv(os.path.join(run_dir, "encoded.csv"))
-    captures = [int(r["capture_ns"]) / 1e6 for r in rows]
-    interval = frame_interval_ms([int(r["frame"]) for r in rows], captures)
-    start = min(captures) - call["shim_start_ns"] / 1e6
-    end = max(captures) - call["shim_start_ns"] / 1e6 + interval
-    return int(start), int(end)
+    first, last, interval = encoded_captures_ms(run_dir)
+    return (int(first - call["shim_start_ns"] / 1e6),
+            int(last - call["shim_start_ns"] / 1e6 + interval))
 
 
 def utilisation(run_dir, call, trace_path):
@@ -338,11 +335,11 @@ def run_seconds(out, record):
     capture span rounded to whole seconds (None: no encoded.csv)."""
     if "seconds" in record:
         return record["seconds"]
-    path = os.path.join(out, record["dir"], "encoded.csv")
-    if not os.path.exists(path):
+    run_dir = os.path.join(out, record["dir"])
+    if not os.path.exists(os.path.join(run_dir, "encoded.csv")):
         return None
-    captures = [int(r["capture_ns"]) for r in read_csv(path)]
-    return round((max(captures) - min(captures)) / 1e9)
+    first, last, _ = encoded_captures_ms(run_dir)
+    return round((last - first) / 1e3)
 
 
 def earlier_records(args):

@@ -71,6 +71,16 @@ def frame_interval_ms(numbers, captures_ms):
     return (max(captures_ms) - min(captures_ms)) / (max(numbers) - min(numbers))
 
 
+def encoded_captures_ms(run_dir):
+    """(first capture, last capture, frame interval), in ms of the capture
+    clock, from a live run's encoder log (RUN/encoded.csv)."""
+    with open(os.path.join(run_dir, "encoded.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    captures = [int(r["capture_ns"]) / 1e6 for r in rows]
+    return (min(captures), max(captures),
+            frame_interval_ms([int(r["frame"]) for r in rows], captures))
+
+
 def capture_span_ms(frames):
     """From the first capture to one interval past the last, in ms, of the
     rows of octo-metrics' frames.csv."""
