@@ -22,7 +22,14 @@ decode lag the receiver's.
 
 The page posts its getStats() every 500 ms: qualityLimitationReason (the
 load guard's Chromium rule) and the estimate (candidate-pair
-availableOutgoingBitrate: GCC's target) among them."""
+availableOutgoingBitrate: GCC's target) among them, with the sender's
+degradationPreference.  That is maintain-resolution unless
+--chromium-degradation says otherwise: every other arm's encoder keeps the
+source's 640x360, and a browser camera's own preference (scale the
+resolution under a low estimate) is reported as qualityLimitationReason
+'bandwidth', which the guard cannot tell from load; with
+maintain-resolution a low estimate raises the quantiser and skips frames,
+and the reason stays free to say 'cpu'."""
 import http.server
 import json
 import os
@@ -44,7 +51,7 @@ STATS_INTERVAL_MS = 500
 PAGE = """<!doctype html>
 <html><body><script>
 const post = (path, msg) => fetch(path, {method: 'POST', body: JSON.stringify(msg)});
-let pc;
+let pc, sender;
 // Every encoded frame as it leaves the encoder: [RTP time, key, bytes,
 // wall-clock ms]: the sender's own per-frame log.
 const encoded = [];
@@ -88,21 +95,29 @@ async function main() {
     for (const m of msgs) {
       if (m.sdp) {
         await pc.setRemoteDescription({type: 'answer', sdp: m.sdp});
+        if (DEGRADATION !== 'browser-default') {
+          const params = tr.sender.getParameters();
+          params.degradationPreference = DEGRADATION;
+          await tr.sender.setParameters(params);
+        }
+        sender = tr.sender;     // stats from here: the preference is in force
         for (const c of early.splice(0)) await pc.addIceCandidate(c);
       } else if (m.ice) {
         const c = {sdpMLineIndex: m.ice[0], candidate: m.ice[1]};
         if (pc.remoteDescription) await pc.addIceCandidate(c); else early.push(c);
-      } else if (m.bye) { pc.close(); return; }
+      } else if (m.bye) { clearInterval(statsTimer); pc.close(); return; }
     }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-setInterval(async () => {
-  if (!pc) return;
+async function postStats() {
+  if (!sender) return;
   const out = {t: performance.now()};
   (await pc.getStats()).forEach((s) => {
     if (s.type === 'outbound-rtp' && s.kind === 'video') {
       out.qualityLimitationReason = s.qualityLimitationReason;
+      out.degradationPreference = DEGRADATION === 'browser-default' ? DEGRADATION :
+          sender.getParameters().degradationPreference || 'unset';
       out.framesEncoded = s.framesEncoded || 0;
       out.framesSent = s.framesSent || 0;
       out.totalEncodeTime = s.totalEncodeTime || 0;
@@ -116,7 +131,9 @@ setInterval(async () => {
   });
   post('/stats', out);
   if (encoded.length) post('/frames', encoded.splice(0));
-}, STATS_INTERVAL_MS);
+}
+const statsTimer = setInterval(
+    () => postStats().catch((e) => post('/msg', {error: String(e)})), STATS_INTERVAL_MS);
 main().catch((e) => post('/msg', {error: String(e)}));
 </script></body></html>
 """
@@ -284,7 +301,7 @@ def sent_frames(encoded):
     return frames
 
 
-def score(call, args, pictures, encoded):
+def score(call, args, pictures, encoded, errors):
     """sent.csv, received.csv and encoded.csv from the browser's
     encoded-frame log and the receiver's logs: the frames the browser sent,
     numbered in capture order (frames its encoder skipped are not sent
@@ -302,7 +319,8 @@ def score(call, args, pictures, encoded):
     sent = sent_frames(encoded)
     captures = capture_times(reports, set(sent), realtime_offset)
     if not captures:
-        sys.exit("webrtc-call: no encoded-frame log or sender report from the browser")
+        sys.exit("webrtc-call: no encoded-frame log or sender report from the browser"
+                 + (f" (the page: {'; '.join(sorted(set(errors)))})" if errors else ""))
     order = sorted(captures, key=captures.get)
     frame_of = {ts: k for k, ts in enumerate(order)}
     decoded = np.load(os.path.join(args.out, "decoded.npz"))
@@ -345,7 +363,8 @@ def run(args, call):
     write_y4m(y4m, pictures, call.WIDTH, call.HEIGHT, call.FPS)
     page = (PAGE.replace("WIDTH", str(call.WIDTH)).replace("HEIGHT", str(call.HEIGHT))
             .replace("FPS", str(call.FPS))
-            .replace("STATS_INTERVAL_MS", str(STATS_INTERVAL_MS)))
+            .replace("STATS_INTERVAL_MS", str(STATS_INTERVAL_MS))
+            .replace("DEGRADATION", json.dumps(args.chromium_degradation)))
     bridge = Bridge(page)
     http_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), bridge.handler())
     threading.Thread(target=http_server.serve_forever, daemon=True).start()
@@ -396,7 +415,7 @@ def run(args, call):
         sys.exit(f"webrtc-call: {failed}")
     if shim.wait(timeout=60) != 0:
         sys.exit(f"webrtc-call: the receiver exited with {shim.returncode}")
-    n_sent, n_decoded, scores, lags = score(call, args, pictures, bridge.encoded)
+    n_sent, n_decoded, scores, lags = score(call, args, pictures, bridge.encoded, bridge.errors)
     metrics = os.path.join(args.build, "eval", "octo-metrics")
     subprocess.run([metrics, "--case=1", f"--sent={args.out}/sent.csv",
                     f"--received={args.out}/received.csv", f"--out={args.out}",
@@ -414,6 +433,10 @@ def run(args, call):
     summary["quality_metric"] = "SSIM (Wang 2004, Gaussian 11x11)"
     summary["mean_ssim_decoded"] = (sum(s for s, _ in scores.values()) / len(scores)
                                     if scores else None)
+    summary["page_errors"] = sorted(set(bridge.errors))
+    summary["degradation_requested"] = args.chromium_degradation
+    summary["degradation_preference"] = sorted(
+        {s["degradationPreference"] for s in stats if s.get("degradationPreference")})
     summary["quality_limitation_reason"] = sorted(
         {s["qualityLimitationReason"] for s in stats if s.get("qualityLimitationReason")})
     estimates = [(s["host_ns"], int(s["availableOutgoingBitrate"])) for s in stats

@@ -13,8 +13,9 @@ behind the emulated cellular downlink), over libnice (ICE), DTLS and SRTP.
                         rtpgccbwe (gst-plugins-rs, built by
                         scripts/build-rtpgccbwe.sh) as webrtcbin's aux
                         sender, vp8enc's target-bitrate following its
-                        estimated-bitrate, transport-cc feedback; a drop-tail
-                        queue in the shim.
+                        estimated-bitrate with libwebrtc's rate control
+                        (WEBRTC_VP8_ENCODER below), transport-cc feedback;
+                        a drop-tail queue in the shim.
   --scheme octopus-gcc  the octopus stream and queue, the encoder's rate
                         --overshoot times rtpgccbwe's estimate.
   --scheme octopus-bbr  the octopus stream and queue with the Octopus sender
@@ -167,6 +168,24 @@ LAYER_FLAGS = ("<no-ref-golden+no-upd-golden+no-upd-alt,"
                "no-ref-golden+no-upd-last+no-upd-alt,"
                "no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy>")
 SYNC_FLAGS = "<false,true,true,false,false,true,true,false>"
+
+
+VP8_ENCODER = "vp8enc name=enc deadline=1 cpu-used=8 threads=2"
+# The gcc arm's VP8 encoder, rate control as libwebrtc sets libvpx's for a
+# call (LibvpxVp8Encoder::InitEncode): CBR over a 1 s buffer (500 ms at the
+# start, 600 ms optimal), undershoot 100 %, overshoot 15 %, quantiser 2-56,
+# a key frame at most 0.5 x the optimal buffer x fps / 10 of the mean frame
+# (750 % at 25 fps), one every 3000 frames (libwebrtc's interval) or on
+# request.  vp8enc's default (VBR) follows a lowered target over seconds:
+# on ATT it kept sending 0.9-1.2 Mbit/s for 5 s against a target of 0.2-0.3
+# (design 8).  libwebrtc also lets the encoder skip frames (at 30 % of the
+# buffer); this arm does not, as no arm's encoder skips frames.
+WEBRTC_VP8_BUFFER_OPTIMAL_MS = 600
+WEBRTC_VP8_ENCODER = (f"{VP8_ENCODER} end-usage=cbr buffer-initial-size=500 "
+                      f"buffer-optimal-size={WEBRTC_VP8_BUFFER_OPTIMAL_MS} buffer-size=1000 "
+                      "undershoot=100 overshoot=15 min-quantizer=2 max-quantizer=56 "
+                      f"max-intra-bitrate={WEBRTC_VP8_BUFFER_OPTIMAL_MS * FPS // 20} "
+                      "keyframe-max-dist=3000")
 
 
 # vp8enc's layer properties are GValueArrays, which PyGObject deprecates.
@@ -465,8 +484,8 @@ class Sender:
                       "! rtpvp9svcpay name=pay timestamp-offset=0 mtu=1200 "
                       "marker-per-layer-frame=true ")
         else:
-            encode = ("vp8enc name=enc deadline=1 cpu-used=8 threads=2 "
-                      f"target-bitrate={args.bitrate} "
+            encode = ((f"{VP8_ENCODER} " if octopus else f"{WEBRTC_VP8_ENCODER} ")
+                      + f"target-bitrate={args.bitrate} "
                       + ("! octopustag policy=framerate " if octopus else "")
                       + "! rtpvp8pay name=pay timestamp-offset=0 mtu=1200 "
                         "picture-id-mode=15-bit ")
@@ -483,8 +502,6 @@ class Sender:
         # octopussvcenc's GoP and layer rates are its own.
         if octopus and not is_svc(args.scheme):
             configure_temporal_layers(self.enc, args.bitrate)
-        elif not octopus:
-            self.enc.set_property("keyframe-max-dist", 3000)
         self.pipeline.get_by_name("rtpcaps").set_property("caps", rtp_caps(args.scheme))
         self.webrtc = self.pipeline.get_by_name("send")
         if uses_gcc(args.scheme):
@@ -1050,6 +1067,16 @@ def main():
                    help="the receiver's transport-cc feedback interval, the "
                         "same for every scheme (0: GStreamer 1.22's default, "
                         "one feedback per RTP marker)")
+    p.add_argument("--chromium-degradation", default="maintain-resolution",
+                   choices=["maintain-resolution", "maintain-framerate", "balanced",
+                            "browser-default"],
+                   help="chromium-gcc: the browser sender's degradationPreference. "
+                        "maintain-resolution (default) keeps the source's 640x360 as "
+                        "every other arm's encoder does, so under a low estimate the "
+                        "browser raises its quantiser and skips frames instead of "
+                        "scaling down, and qualityLimitationReason stays free to "
+                        "report load (cpu); browser-default keeps the browser's own "
+                        "(a camera's: scale the resolution, reported as 'bandwidth')")
     p.add_argument("--clip", default=os.path.join(
         HERE, "..", "data", "media", "bigbuckbunny.mp4"))
     p.add_argument("--build", default=os.path.join(HERE, "..", "build"))

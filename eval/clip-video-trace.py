@@ -23,9 +23,10 @@ that the simulator carries the same video as `make live-eval`:
                       is the sync interval (a sync restarts every layer and
                       carries the droppers a key picture does, design 6).
   NAME-vp8.trace      single-layer VP8 as the gcc arm encodes it (vp8enc
-                      deadline=1 cpu-used=8, no periodic key frame), one
-                      encoding per rate of --levels: a 1-layer quality trace
-                      for the simulator's gcc scheme.
+                      with libwebrtc's rate control: webrtc-call.py's
+                      WEBRTC_VP8_ENCODER), one encoding per rate of
+                      --levels: a 1-layer quality trace for the simulator's
+                      gcc scheme.
 
 Sizes are the encoders' output per layer (per frame for VP8); quality is
 the project's one SSIM (Wang 2004, gst-octopus/core/eval/octo-ssim.h) of
@@ -189,8 +190,7 @@ def quality_trace(args, clip, work, kind):
                        f"speed=8 threads=2 bitrate={kbps * 1000} max-bitrate=0")
         else:
             n_layers, fractions, gop = 1, (1.0,), n_frames
-            encoder = (f"vp8enc name=enc deadline=1 cpu-used=8 threads=2 "
-                       f"target-bitrate={kbps * 1000} keyframe-max-dist=3000 "
+            encoder = (f"{webrtc_call().WEBRTC_VP8_ENCODER} target-bitrate={kbps * 1000} "
                        "! octopustag policy=framerate")
         print(f"clip-video-trace: {codec} {kbps} kbit/s ...", file=sys.stderr)
         encode(clip, n_frames, encoder, dump)
@@ -210,8 +210,7 @@ def temporal_trace(args, clip, work):
     dump = os.path.join(work, "vp8-tl.dump")
     n_frames = trace_frames(args, clip, VP8_GOP)
     print(f"clip-video-trace: vp8 3 TL {args.vp8_bitrate} bit/s ...", file=sys.stderr)
-    encode(clip, n_frames, "vp8enc name=enc deadline=1 cpu-used=8 threads=2 "
-           "! octopustag policy=framerate", dump,
+    encode(clip, n_frames, f"{call.VP8_ENCODER} ! octopustag policy=framerate", dump,
            lambda enc: call.configure_temporal_layers(enc, args.vp8_bitrate))
     sizes = read_dump(dump)
     ssim = score(args, dump, "vp8", 3, work)
@@ -219,6 +218,17 @@ def temporal_trace(args, clip, work):
     os.remove(dump)
     lines = [f"{VP8_GOP} {FPS}"] + [f"{f} {size} {ssim_db(s):.3f}" for f, _l, size, s in rows]
     return lines, level_stats(rows, n_frames, 1)
+
+
+def ordered(value):
+    """@value with every mapping's keys sorted, rates numerically: the
+    levels of an entry read back from the file are strings, which
+    json.dump's sort_keys would put in text order (1000 before 200)."""
+    if not isinstance(value, dict):
+        return value
+    def key(k):
+        return (0, int(k), "") if str(k).isdigit() else (1, 0, str(k))
+    return {k: ordered(v) for k, v in sorted(value.items(), key=lambda kv: key(kv[0]))}
 
 
 def version(element):
@@ -283,8 +293,7 @@ def main():
                 detail = {"encoder": {"quality": "octopussvcenc codec=vp9 spatial-layers=3 "
                                                  "gop=10 speed=8",
                                       "live": f"octopussvcenc {LIVE_SVC}",
-                                      "vp8": "vp8enc deadline=1 cpu-used=8 "
-                                             "keyframe-max-dist=3000"}[kind],
+                                      "vp8": webrtc_call().WEBRTC_VP8_ENCODER}[kind],
                           "levels_kbps": levels, "stats": stats,
                           "fps": FPS,
                           "frames": (len(lines) - 1) // (1 if kind == "vp8" else 3)
@@ -295,7 +304,7 @@ def main():
             provenance[name] = dict(common, **detail)
             # after each trace: an interrupted run keeps what it finished
             with open(prov_path, "w") as f:
-                json.dump(provenance, f, indent=1, sort_keys=True)
+                json.dump(ordered(provenance), f, indent=1)
                 f.write("\n")
             print(f"clip-video-trace: wrote {name}", file=sys.stderr)
 

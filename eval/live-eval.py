@@ -40,8 +40,10 @@ receiver's decode lag exceeds one frame interval at p99 (call.json "load"),
 when the shim's departure timing error (actual - scheduled send time, its
 --stats) exceeds 1 ms at p99 in either direction, when a Chromium sender
 reported a qualityLimitationReason other than "none"
-(call.json "quality_limitation_reason", a string or a list), or when the
-call failed.  Invalid runs are shown and repeated in a later round, never
+(call.json "quality_limitation_reason", a string or a list), ran with a
+degradationPreference other than the one asked for or none recorded
+("degradation_preference" against "degradation_requested"), or its page
+reported an error ("page_errors"), or when the call failed.  Invalid runs are shown and repeated in a later round, never
 averaged in; once a scheme has had 2K attempts on a trace without K valid
 runs, the runner stops and names the component that lagged most often.
 
@@ -153,6 +155,12 @@ def guard(call):
     bad = sorted({r for r in reasons or [] if r != "none"})
     if bad:
         faults.append(("Chromium sender", "qualityLimitationReason " + ",".join(bad)))
+    requested = call.get("degradation_requested")
+    if requested is not None and call.get("degradation_preference") != [requested]:
+        faults.append(("Chromium sender", f"degradationPreference "
+                       f"{call.get('degradation_preference')}, asked for {requested}"))
+    if call.get("page_errors"):
+        faults.append(("Chromium sender", "page: " + "; ".join(call["page_errors"])))
     return faults
 
 

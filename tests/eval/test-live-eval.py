@@ -4,7 +4,8 @@ interval arithmetic (Student's t quantiles against scipy.stats.t when
 Debian's python3-scipy is there, else against a printed table), the load
 guard marking runs invalid (a recorded call's files with the lags, the
 shim's departure error or Chromium's qualityLimitationReason over the
-limits), the interleaved order with invalid runs repeated and left out of
+limits, a Chromium sender without the degradationPreference asked for or
+with page errors), the interleaved order with invalid runs repeated and left out of
 the means, the stop after 2K attempts naming the component, and the report.
 
     test-live-eval.py LIVE_EVAL_PY RECORDED_RUN_DIR BUILD_DIR
@@ -87,6 +88,14 @@ def test_guard(le, recorded):
                      "octopus-shim"),
             "chromium": (lambda c: c.update(quality_limitation_reason=["none", "cpu"]),
                          "Chromium sender"),
+            "chromium-preference": (lambda c: c.update(
+                degradation_requested="maintain-resolution",
+                degradation_preference=["maintain-resolution", "unset"]), "Chromium sender"),
+            "chromium-page": (lambda c: c.update(page_errors=["TypeError: x"]),
+                              "Chromium sender"),
+            "chromium-kept": (lambda c: c.update(
+                degradation_requested="maintain-resolution",
+                degradation_preference=["maintain-resolution"]), None),
         }
         trace = le.trace_path(base["trace"].removesuffix(".down"))
         for name, (change, component) in variants.items():

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #define GROUP_SPAN (5 * OCTO_MSECOND)
+#define BURST_GAP (5 * OCTO_MSECOND)
+#define BURST_MAX (100 * OCTO_MSECOND)
 #define TREND_WINDOW 20
 #define TREND_SMOOTHING 0.9
 #define TREND_GAIN 4.0
@@ -21,7 +23,7 @@
 #define RATE_HISTORY 4096
 
 typedef struct {
-  OctoTime first_send, last_send, last_arrival;
+  OctoTime first_send, last_send, first_arrival, last_arrival;
   gboolean valid;
 } Group;
 
@@ -32,7 +34,7 @@ struct _OctoGcc {
   Group current, previous;
 
   /* trendline */
-  OctoTime first_arrival;
+  OctoTime trend_origin;         /* the first group's arrival: x = 0 */
   guint num_deltas;
   gdouble accumulated, smoothed;
   gdouble hist_x[TREND_WINDOW], hist_y[TREND_WINDOW];
@@ -80,7 +82,7 @@ octo_gcc_new (const OctoGccConfig *config)
   g->config = *config;
   g->threshold = THRESHOLD_INITIAL;
   g->time_over_using = -1;
-  g->first_arrival = OCTO_TIME_NONE;
+  g->trend_origin = OCTO_TIME_NONE;
   g->delay_rate = g->loss_rate = config->initial_bps;
   g->state = OCTO_GCC_INCREASE;
   g->last_change = OCTO_TIME_NONE;
@@ -181,8 +183,8 @@ on_group (OctoGcc *g, const Group *prev, const Group *cur)
       (gint64) prev->last_arrival);
   guint slot;
 
-  if (g->first_arrival == OCTO_TIME_NONE)
-    g->first_arrival = cur->last_arrival;
+  if (g->trend_origin == OCTO_TIME_NONE)
+    g->trend_origin = cur->last_arrival;
   g->num_deltas = MIN (g->num_deltas + 1, 1000u);
   g->accumulated += arrival_delta - send_delta;
   g->smoothed = TREND_SMOOTHING * g->smoothed +
@@ -194,7 +196,7 @@ on_group (OctoGcc *g, const Group *prev, const Group *cur)
   } else {
     g->hist_len++;
   }
-  g->hist_x[slot] = ms (cur->last_arrival - g->first_arrival);
+  g->hist_x[slot] = ms (cur->last_arrival - g->trend_origin);
   g->hist_y[slot] = g->smoothed;
   if (g->hist_len == TREND_WINDOW)
     g->trend = trend_slope (g);
@@ -243,6 +245,22 @@ received_rate (const OctoGcc *g)
   return bytes * 8.0 * OCTO_SECOND / (newest - first);
 }
 
+/* GCC's pre-filter (draft-ietf-rmcat-gcc §5.2; libwebrtc's
+ * InterArrival::BelongsToBurst, rtpgccbwe likewise): a packet that arrives
+ * within BURST_GAP of the group's last one and sooner than it was sent
+ * after it belongs to the group, up to BURST_MAX of arrivals.  A link that
+ * delivers in bursts (a cellular scheduler's grants) otherwise reads as
+ * delay growing and shrinking from group to group. */
+static gboolean
+in_burst (const Group *group, OctoTime send_time, OctoTime arrival_time)
+{
+  gint64 arrival_delta = (gint64) arrival_time - (gint64) group->last_arrival;
+  gint64 send_delta = (gint64) send_time - (gint64) group->last_send;
+
+  return arrival_delta <= (gint64) BURST_GAP && arrival_delta - send_delta < 0 &&
+      (gint64) arrival_time - (gint64) group->first_arrival < (gint64) BURST_MAX;
+}
+
 void
 octo_gcc_on_packet (OctoGcc *g, OctoTime send_time, guint32 bytes,
     OctoTime arrival_time)
@@ -254,12 +272,13 @@ octo_gcc_on_packet (OctoGcc *g, OctoTime send_time, guint32 bytes,
   }
   record_arrival (g, arrival_time, bytes);
   if (!g->current.valid) {
-    g->current = (Group) { send_time, send_time, arrival_time, TRUE };
+    g->current = (Group) { send_time, send_time, arrival_time, arrival_time, TRUE };
     return;
   }
   if (send_time < g->current.first_send)
     return;                     /* reordered: ignored, as libwebrtc does */
-  if (send_time - g->current.first_send < GROUP_SPAN) {
+  if (send_time - g->current.first_send < GROUP_SPAN ||
+      in_burst (&g->current, send_time, arrival_time)) {
     g->current.last_send = MAX (g->current.last_send, send_time);
     g->current.last_arrival = MAX (g->current.last_arrival, arrival_time);
     return;
@@ -267,7 +286,7 @@ octo_gcc_on_packet (OctoGcc *g, OctoTime send_time, guint32 bytes,
   if (g->previous.valid)
     on_group (g, &g->previous, &g->current);
   g->previous = g->current;
-  g->current = (Group) { send_time, send_time, arrival_time, TRUE };
+  g->current = (Group) { send_time, send_time, arrival_time, arrival_time, TRUE };
 }
 
 static void

@@ -7,7 +7,10 @@
  * time at the receiver (OCTO_TIME_NONE if lost) when the feedback carrying
  * them arrives, then asks for the target rate.
  *
- *  - delay-based: packets are grouped by 5 ms of send time; the one-way
+ *  - delay-based: packets are grouped by 5 ms of send time, and a packet
+ *    arriving in a burst with its group (within 5 ms of its last arrival,
+ *    sooner than it was sent after it) joins it, up to 100 ms of arrivals
+ *    (the pre-filter, §5.2); the one-way
  *    delay variation between groups feeds a trendline (least squares over
  *    the last 20 smoothed accumulated delays); its slope, scaled, is compared
  *    with an adaptive threshold (12.5 ms initially, k_up 0.0087, k_down
