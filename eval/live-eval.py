@@ -43,8 +43,8 @@ reported a qualityLimitationReason other than "none"
 (call.json "quality_limitation_reason", a string or a list), ran with a
 degradationPreference other than the one asked for or none recorded
 ("degradation_preference" against "degradation_requested"), or its page
-reported an error ("page_errors"), or when the call failed.  Invalid runs are shown and repeated in a later round, never
-averaged in; once a scheme has had 2K attempts on a trace without K valid
+reported an error ("page_errors"), or when the call failed.  Invalid runs
+are shown and repeated in a later round, never averaged in; once a scheme has had 2K attempts on a trace without K valid
 runs, the runner stops and names the component that lagged most often.
 
 Confidence intervals: mean +- t(0.975, n-1) s / sqrt(n), s the sample

@@ -5,8 +5,8 @@ Debian's python3-scipy is there, else against a printed table), the load
 guard marking runs invalid (a recorded call's files with the lags, the
 shim's departure error or Chromium's qualityLimitationReason over the
 limits, a Chromium sender without the degradationPreference asked for or
-with page errors), the interleaved order with invalid runs repeated and left out of
-the means, the stop after 2K attempts naming the component, and the report.
+with page errors), the interleaved order with invalid runs repeated and
+left out of the means, the stop after 2K attempts naming the component, and the report.
 
     test-live-eval.py LIVE_EVAL_PY RECORDED_RUN_DIR BUILD_DIR
 

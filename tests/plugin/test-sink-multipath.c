@@ -340,8 +340,7 @@ GST_START_TEST (test_cut_path_goes_down_and_no_message_lost)
   fail_if (up);
   fail_unless (uint_field (p, "downs") >= 1);
   gst_structure_free (p);
-  /* an element message said so */
-  /* posted after the stats show it: wait for it */
+  /* an element message says so, posted after the stats show it */
   while (!announced && (m = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
               GST_MESSAGE_ELEMENT))) {
     const GstStructure *c = gst_message_get_structure (m);

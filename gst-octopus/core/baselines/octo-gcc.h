@@ -10,11 +10,11 @@
  *  - delay-based: packets are grouped by 5 ms of send time, and a packet
  *    arriving in a burst with its group (within 5 ms of its last arrival,
  *    sooner than it was sent after it) joins it, up to 100 ms of arrivals
- *    (the pre-filter, §5.2); the one-way
- *    delay variation between groups feeds a trendline (least squares over
- *    the last 20 smoothed accumulated delays); its slope, scaled, is compared
- *    with an adaptive threshold (12.5 ms initially, k_up 0.0087, k_down
- *    0.039) to detect over-use (for > 10 ms and rising) or under-use;
+ *    (the pre-filter, §5.2); the one-way delay variation between groups
+ *    feeds a trendline (least squares over the last 20 smoothed accumulated
+ *    delays); its slope, scaled, is compared with an adaptive threshold
+ *    (12.5 ms initially, k_up 0.0087, k_down 0.039) to detect over-use (for
+ *    > 10 ms and rising) or under-use;
  *  - AIMD: over-use -> rate = 0.85 x the received rate, then hold; normal ->
  *    increase (x1.08 per second far from the last congestion point, about
  *    one packet per response time near it); under-use -> hold;

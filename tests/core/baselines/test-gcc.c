@@ -78,9 +78,9 @@ test_rising_delay_gradient_trips_overuse_and_cuts_the_rate (void)
  * (1 ms apart), at the rate it was sent (1200 bytes every 5 ms, 1.92
  * Mbit/s).  No queue builds; the pre-filter makes each grant's packets one
  * group, whose delay depends on the grant's gap and comes back to the same
- * values every cycle: no trend.  Without it each packet is a group, the
- * delay rises by up to 100 ms across a long gap and falls 4 ms a packet
- * within a grant, and the detector reads over-use. */
+ * values every cycle: no trend.  Without it each packet is a group whose
+ * delay falls 4 ms from the one before within a grant and jumps back up by
+ * about the gap at the next grant, and the detector reads over-use. */
 static const guint GRANT_GAPS[] = { 20, 100, 20, 20, 60, 20 };
 
 static void

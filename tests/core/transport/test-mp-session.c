@@ -270,10 +270,12 @@ test_a_silent_path_goes_down_and_its_packets_move (void)
   teardown (&f);
 }
 
-/* Messages 1 (path 0), 2 of stream @middle_stream (path 1) and 3 (path
- * 0), after message 0 over both paths, ACKed; the others of stream 0. */
+/* Messages 1 (one packet), 2 (one, of stream @middle_stream) and 3
+ * (@last_packets), after message 0 over both paths, ACKed; the others of
+ * stream 0.  The scheduler alternates the paths from message 1 on. */
 static void
-three_messages (Fixture *f, gboolean in_order, guint16 middle_stream)
+three_messages (Fixture *f, gboolean in_order, guint16 middle_stream,
+    guint last_packets)
 {
   setup_full (f, 2, 8, 100000, "min-cost", 0, in_order);
   enqueue (f, 0, 2, 0, T0, T0);
@@ -282,8 +284,8 @@ three_messages (Fixture *f, gboolean in_order, guint16 middle_stream)
   ack (f, 1, 0, 0, T0 + 20 * MS);
   enqueue (f, 1, 1, 2, T0 + 20 * MS, T0 + 20 * MS);
   enqueue_stream (f, middle_stream, 2, 1, 3, T0 + 20 * MS, T0 + 20 * MS);
-  enqueue (f, 3, 2, 4, T0 + 20 * MS, T0 + 20 * MS);
-  for (OctoTime t = T0 + 20 * MS; t <= T0 + 22 * MS; t += MS)
+  enqueue (f, 3, last_packets, 4, T0 + 20 * MS, T0 + 20 * MS);
+  for (OctoTime t = T0 + 20 * MS; t <= T0 + (20 + last_packets) * MS; t += MS)
     drain (f, t);
 }
 
@@ -300,7 +302,7 @@ overtaken_script (gboolean in_order, const gchar *moved,
   OctoMpPathStats ps;
   OctoMpStats st;
 
-  three_messages (&f, in_order, 0);
+  three_messages (&f, in_order, 0, 2);
   enqueue (&f, 4, 2, 6, T0 + 22 * MS, T0 + 22 * MS);
   drain (&f, T0 + 22 * MS);
   drain (&f, T0 + 23 * MS);
@@ -335,7 +337,7 @@ test_another_streams_message_supersedes_nothing (void)
 {
   Fixture f;
 
-  three_messages (&f, TRUE, 1);
+  three_messages (&f, TRUE, 1, 2);
   expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p0:5 ");
   ack (&f, 0, 1, 2, T0 + 41 * MS);
   drain (&f, T0 + 121 * MS);
@@ -354,16 +356,7 @@ test_a_newer_message_also_on_the_down_path_supersedes_nothing (void)
   Fixture f;
   OctoMpStats st;
 
-  setup_full (&f, 2, 8, 100000, "min-cost", 0, TRUE);
-  enqueue (&f, 0, 2, 0, T0, T0);
-  drain (&f, T0);
-  ack (&f, 0, 0, 0, T0 + 20 * MS);
-  ack (&f, 1, 0, 0, T0 + 20 * MS);
-  enqueue (&f, 1, 1, 2, T0 + 20 * MS, T0 + 20 * MS);
-  enqueue (&f, 2, 1, 3, T0 + 20 * MS, T0 + 20 * MS);
-  enqueue (&f, 3, 3, 4, T0 + 20 * MS, T0 + 20 * MS);
-  for (OctoTime t = T0 + 20 * MS; t <= T0 + 23 * MS; t += MS)
-    drain (&f, t);
+  three_messages (&f, TRUE, 0, 3);
   expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p1:6 p0:5 ");
   ack (&f, 0, 1, 1, T0 + 41 * MS);
   drain (&f, T0 + 121 * MS);
