@@ -135,7 +135,8 @@ FRAME_INTERVAL_MS = 1000 / FPS
 # pace out and set the short calls' p99 (design §5).
 SVC_ENCODER = ("octopussvcenc name=enc codec=vp9 spatial-layers=2 scaling=1,1 "
                "layer-fractions=0.25,1 gop=10000 spatial-sync=10 speed=8 threads=2 "
-               "follow-bandwidth=true mtu=1200 max-intra-bitrate-pct=900")
+               "follow-bandwidth=true mtu=1200 max-intra-bitrate-pct=900 "
+               "buffer-size=1000 buffer-initial-size=500 buffer-optimal-size=600")
 MIN_BITRATE = 200000
 BANDWIDTH_EVENT = "GstOctopusBandwidth"     # gstoctopusmeta.h
 # octopusrtpsender's state over the call (sender-stats.csv): what its
@@ -341,6 +342,21 @@ def vp8_descriptor(d):
     if start and (d[0] & 0x07) == 0 and i < len(d):
         key = int(not d[i] & 1)
     return (start, pid, tl0, tid, sync, key)
+
+
+def vp9_base_restart(d):
+    """Whether a VP9 RTP payload (RFC 9628) starts a spatial layer 0 frame
+    that references no earlier picture (P = 0): a key picture's, or an
+    intra base sync's (octopussvcenc intra-base-sync), from which the base
+    layer decodes again whatever was lost before it."""
+    if len(d) < 2 or not d[0] & 0x08 or d[0] & 0x40:
+        return False            # not a layer frame's start, or inter-picture
+    i = 1
+    if d[0] & 0x80:
+        i += 2 if d[1] & 0x80 else 1
+    if not d[0] & 0x20:
+        return True             # no layer indices: one spatial layer
+    return i < len(d) and (d[i] >> 1) & 0x07 == 0
 
 
 def write_packets(path, packets):
@@ -616,7 +632,8 @@ class Sender:
             encoded[0] = time.monotonic_ns()
             encoded[1] += buf.get_size()
             # octopussvcenc: one buffer per spatial layer; a key picture's Q0 is
-            # the one without DELTA_UNIT.
+            # the one without DELTA_UNIT (an intra base sync's is read from
+            # the payload: read_layer).
             key = int(not buf.has_flags(Gst.BufferFlags.DELTA_UNIT))
             entry[1] = max(entry[1], key) if is_svc(self.args.scheme) else key
         return Gst.PadProbeReturn.OK
@@ -633,14 +650,19 @@ class Sender:
         return Gst.PadProbeReturn.OK
 
     def read_layer(self, buf):
-        if is_svc(self.args.scheme):
-            return          # one temporal layer; spatial layers are per frame
         ok, rtp = GstRtp.RTPBuffer.map(buf, Gst.MapFlags.READ)
         if not ok:
             return
         seq, ts, marker = rtp.get_seq(), rtp.get_timestamp(), rtp.get_marker()
         d = rtp.get_payload().get_data()
         rtp.unmap()
+        if is_svc(self.args.scheme):
+            # one temporal layer; the frame restarts the base layer's chain
+            # where Q0 references nothing (the scoring's key frame)
+            entry = self.sent.get(frame_of_rtptime(ts))
+            if entry is not None and vp9_base_restart(d):
+                entry[1] = 1
+            return
         desc = vp8_descriptor(d)
         self.packets.append((seq, ts, int(marker)) + desc)
         entry = self.sent.get(frame_of_rtptime(ts))

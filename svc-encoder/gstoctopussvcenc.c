@@ -24,7 +24,8 @@
  * fields stay zero for octopustag.  A bitrate change (property, or the
  * transport's GstOctopusBandwidth event with follow-bandwidth=true: the
  * media rate whose link rate at @mtu is the estimate) takes effect at the
- * next GoP start or spatial sync. */
+ * next GoP start or spatial sync if it is a rise, at the next frame if it is
+ * a fall. */
 #include "gstoctopussvcenc.h"
 
 #include "gst/octopus/gstoctopusmeta.h"
@@ -50,6 +51,9 @@ enum {
   PROP_INTRA_BASE_SYNC,
   PROP_SPEED,
   PROP_MAX_INTRA_BITRATE_PCT,
+  PROP_BUFFER_SIZE,
+  PROP_BUFFER_INITIAL_SIZE,
+  PROP_BUFFER_OPTIMAL_SIZE,
   PROP_THREADS,
 };
 
@@ -72,6 +76,10 @@ enum {
 #define DEFAULT_GOP 10
 #define DEFAULT_SPEED 7
 #define DEFAULT_MAX_INTRA_BITRATE_PCT 0
+/* libvpx's own (and vp8enc's defaults); libwebrtc uses 1000, 500, 600 */
+#define DEFAULT_BUFFER_SIZE 6000
+#define DEFAULT_BUFFER_INITIAL_SIZE 4000
+#define DEFAULT_BUFFER_OPTIMAL_SIZE 5000
 #define DEFAULT_THREADS 2
 
 #define VP8_META_NAME "GstVP8Meta"
@@ -92,6 +100,7 @@ struct _GstOctopusSvcEnc {
   gboolean intra_base_sync;
   gint speed;
   guint max_intra_pct;
+  guint buffer_ms, buffer_initial_ms, buffer_optimal_ms;
   guint threads;
 
   /* streaming (stream lock) */
@@ -184,6 +193,9 @@ gst_octopus_svc_enc_set_format (GstVideoEncoder *venc,
   s.intra_base_sync = self->intra_base_sync;
   s.speed = self->speed;
   s.max_intra_pct = self->max_intra_pct;
+  s.buffer_ms = self->buffer_ms;
+  s.buffer_initial_ms = self->buffer_initial_ms;
+  s.buffer_optimal_ms = self->buffer_optimal_ms;
   s.threads = self->threads;
   if (self->scaling && !svc_config_parse_scaling (self->scaling,
           s.spatial_layers, s.scaling, &error))
@@ -379,7 +391,7 @@ gst_octopus_svc_enc_src_event (GstVideoEncoder *venc, GstEvent *event)
     if (follow) {
       GST_DEBUG_OBJECT (self, "bandwidth estimate %" G_GUINT64_FORMAT
           " bits/s (link): media target %" G_GUINT64_FORMAT
-          " bits/s from the next GoP", estimate, media);
+          " bits/s (a rise from the next GoP or sync)", estimate, media);
       GST_VIDEO_ENCODER_STREAM_LOCK (self);
       if (self->encoder)
         svc_vpx_encoder_request_bitrate (self->encoder, media);
@@ -465,6 +477,15 @@ gst_octopus_svc_enc_set_property (GObject *object, guint prop_id,
     case PROP_MAX_INTRA_BITRATE_PCT:
       self->max_intra_pct = g_value_get_uint (value);
       break;
+    case PROP_BUFFER_SIZE:
+      self->buffer_ms = g_value_get_uint (value);
+      break;
+    case PROP_BUFFER_INITIAL_SIZE:
+      self->buffer_initial_ms = g_value_get_uint (value);
+      break;
+    case PROP_BUFFER_OPTIMAL_SIZE:
+      self->buffer_optimal_ms = g_value_get_uint (value);
+      break;
     case PROP_SPEED:
       self->speed = g_value_get_int (value);
       break;
@@ -531,6 +552,15 @@ gst_octopus_svc_enc_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_MAX_INTRA_BITRATE_PCT:
       g_value_set_uint (value, self->max_intra_pct);
       break;
+    case PROP_BUFFER_SIZE:
+      g_value_set_uint (value, self->buffer_ms);
+      break;
+    case PROP_BUFFER_INITIAL_SIZE:
+      g_value_set_uint (value, self->buffer_initial_ms);
+      break;
+    case PROP_BUFFER_OPTIMAL_SIZE:
+      g_value_set_uint (value, self->buffer_optimal_ms);
+      break;
     case PROP_SPEED:
       g_value_set_int (value, self->speed);
       break;
@@ -595,9 +625,9 @@ gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
           DEFAULT_LAYER_FRACTIONS, rw));
   g_object_class_install_property (gobject_class, PROP_BITRATE,
       g_param_spec_uint ("bitrate", "Bitrate",
-          "Target bitrate of all layers in bits/s; a change takes effect at "
-          "the next GoP start", 10000, G_MAXINT, DEFAULT_BITRATE,
-          rw | GST_PARAM_MUTABLE_PLAYING));
+          "Target bitrate of all layers in bits/s; a rise takes effect at "
+          "the next GoP start or spatial sync, a fall at the next frame",
+          10000, G_MAXINT, DEFAULT_BITRATE, rw | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_FOLLOW_BANDWIDTH,
       g_param_spec_boolean ("follow-bandwidth", "Follow bandwidth",
           "Set the bitrate to the transport's estimate (the upstream "
@@ -643,6 +673,21 @@ gst_octopus_svc_enc_class_init (GstOctopusSvcEncClass *klass)
           "frames so, for the pacer): a call's first key frame otherwise "
           "takes many frame intervals to send at the start estimate "
           "(0: no cap)", 0, 100000, DEFAULT_MAX_INTRA_BITRATE_PCT, rw));
+  g_object_class_install_property (gobject_class, PROP_BUFFER_SIZE,
+      g_param_spec_uint ("buffer-size", "Buffer size",
+          "Rate control buffer, in ms of the bitrate (libvpx rc_buf_sz; "
+          "libwebrtc 1000): the smaller, the sooner the output follows a "
+          "lowered bitrate", 1, 60000, DEFAULT_BUFFER_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_BUFFER_INITIAL_SIZE,
+      g_param_spec_uint ("buffer-initial-size", "Buffer initial size",
+          "Rate control buffer level at the start, ms (libvpx "
+          "rc_buf_initial_sz; libwebrtc 500)", 1, 60000,
+          DEFAULT_BUFFER_INITIAL_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_BUFFER_OPTIMAL_SIZE,
+      g_param_spec_uint ("buffer-optimal-size", "Buffer optimal size",
+          "Rate control buffer level aimed at, ms (libvpx "
+          "rc_buf_optimal_sz; libwebrtc 600)", 1, 60000,
+          DEFAULT_BUFFER_OPTIMAL_SIZE, rw));
   g_object_class_install_property (gobject_class, PROP_SPEED,
       g_param_spec_int ("speed", "Speed",
           "libvpx cpu-used: higher is faster and worse (VP9 5-9 for real "
@@ -690,6 +735,9 @@ gst_octopus_svc_enc_init (GstOctopusSvcEnc *self)
   self->intra_base_sync = DEFAULT_INTRA_BASE_SYNC;
   self->speed = DEFAULT_SPEED;
   self->max_intra_pct = DEFAULT_MAX_INTRA_BITRATE_PCT;
+  self->buffer_ms = DEFAULT_BUFFER_SIZE;
+  self->buffer_initial_ms = DEFAULT_BUFFER_INITIAL_SIZE;
+  self->buffer_optimal_ms = DEFAULT_BUFFER_OPTIMAL_SIZE;
   self->threads = DEFAULT_THREADS;
   self->packets = g_array_new (FALSE, TRUE, sizeof (SvcLayerPacket));
   g_array_set_clear_func (self->packets, svc_layer_packet_clear);

@@ -232,6 +232,12 @@ svc_vpx_encoder_new (const SvcEncoderSettings *settings, GError **error)
   enc->cfg.rc_dropframe_thresh = 0;
   enc->cfg.rc_min_quantizer = 2;
   enc->cfg.rc_max_quantizer = 56;
+  if (settings->buffer_ms > 0)
+    enc->cfg.rc_buf_sz = settings->buffer_ms;
+  if (settings->buffer_initial_ms > 0)
+    enc->cfg.rc_buf_initial_sz = settings->buffer_initial_ms;
+  if (settings->buffer_optimal_ms > 0)
+    enc->cfg.rc_buf_optimal_sz = settings->buffer_optimal_ms;
   enc->cfg.kf_mode = VPX_KF_DISABLED;
   /* Lower layers must decode without the upper ones: no state carried
    * across frames beyond the references (VP9: no previous-frame MVs). */

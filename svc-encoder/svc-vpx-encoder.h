@@ -42,6 +42,10 @@ typedef struct {
   /* a key frame's size cap, in percent of a frame's share of the bitrate
    * (libvpx rc_max_intra_bitrate_pct); 0: no cap */
   guint max_intra_pct;
+  /* the rate controller's buffer, ms (libvpx rc_buf_sz, rc_buf_initial_sz,
+   * rc_buf_optimal_sz; 0: libvpx's own): the smaller, the sooner the
+   * output follows a changed target */
+  guint buffer_ms, buffer_initial_ms, buffer_optimal_ms;
   guint threads;
   /* TRUE: plain single-layer libvpx (what vp8enc/vp9enc do), the
    * benchmark's baseline; needs 1 spatial and 1 temporal layer */

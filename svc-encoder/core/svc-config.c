@@ -165,7 +165,7 @@ svc_rate_plan_request (SvcRatePlan *plan, guint64 bitrate)
 gboolean
 svc_rate_plan_frame (SvcRatePlan *plan, gboolean gop_start)
 {
-  if (!gop_start || !plan->has_pending)
+  if (!plan->has_pending || (!gop_start && plan->pending > plan->current))
     return FALSE;
   plan->current = plan->pending;
   plan->has_pending = FALSE;

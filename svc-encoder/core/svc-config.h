@@ -42,8 +42,10 @@ void svc_config_layer_bitrates (guint64 bitrate, const gdouble *fractions,
 guint64 svc_config_media_rate_for_link (guint64 link_bps, guint payload,
     guint overhead);
 
-/* A target bitrate that changes only at GoP starts: a request waits for the
- * next one. */
+/* A target bitrate that rises only at GoP starts (a request to raise it
+ * waits for the next one) and falls at the next frame: a layer at a higher
+ * rate than the path carries queues, and the layer a queue may not drop
+ * (the base) then waits behind itself until the GoP ends. */
 typedef struct {
   guint64 current;
   guint64 pending;
@@ -53,8 +55,9 @@ typedef struct {
 void svc_rate_plan_init (SvcRatePlan *plan, guint64 bitrate);
 void svc_rate_plan_request (SvcRatePlan *plan, guint64 bitrate);
 
-/* Called for every frame before encoding it; applies a pending request at a
- * GoP start.  Returns TRUE when the current rate changed. */
+/* Called for every frame before encoding it; applies a pending request
+ * (a raise only at a GoP start).  Returns TRUE when the current rate
+ * changed. */
 gboolean svc_rate_plan_frame (SvcRatePlan *plan, gboolean gop_start);
 
 G_END_DECLS

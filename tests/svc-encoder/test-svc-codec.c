@@ -70,11 +70,11 @@ test_settings (SvcCodec codec, guint spatial, guint temporal, guint gop,
   return s;
 }
 
-/* @n_frames of synthetic video encoded with @s, the bitrate raised to
- * 1.2 Mbit/s at frame @change_bitrate_at. */
+/* @n_frames of synthetic video encoded with @s, the bitrate @new_bitrate
+ * requested at frame @change_bitrate_at. */
 static GArray *
 encode_frames (const SvcEncoderSettings *s, guint n_frames,
-    guint change_bitrate_at)
+    guint change_bitrate_at, guint64 new_bitrate)
 {
   SvcVpxEncoder *enc = svc_vpx_encoder_new (s, NULL);
   GArray *packets = g_array_new (FALSE, TRUE, sizeof (SvcLayerPacket));
@@ -87,7 +87,7 @@ encode_frames (const SvcEncoderSettings *s, guint n_frames,
   planes_of (buf, planes, strides);
   for (guint f = 0; f < n_frames; f++) {
     if (f == change_bitrate_at)
-      svc_vpx_encoder_request_bitrate (enc, 1200000);
+      svc_vpx_encoder_request_bitrate (enc, new_bitrate);
     synth_frame (f, buf);
     g_assert_true (svc_vpx_encoder_encode (enc, planes, strides, packets,
             NULL));
@@ -99,12 +99,12 @@ encode_frames (const SvcEncoderSettings *s, guint n_frames,
 
 static GArray *
 encode_stream (SvcCodec codec, guint spatial, guint temporal, guint gop,
-    guint spatial_sync, guint change_bitrate_at)
+    guint spatial_sync, guint change_bitrate_at, guint64 new_bitrate)
 {
   SvcEncoderSettings s = test_settings (codec, spatial, temporal, gop, 800000);
 
   s.spatial_sync = spatial_sync;
-  return encode_frames (&s, N_FRAMES, change_bitrate_at);
+  return encode_frames (&s, N_FRAMES, change_bitrate_at, new_bitrate);
 }
 
 static gchar *
@@ -236,7 +236,7 @@ test_vp9_every_layer_subset_decodes_as_in_full_stream (gconstpointer data)
   guint n_spatial = GPOINTER_TO_UINT (data) / 10;
   guint n_temporal = GPOINTER_TO_UINT (data) % 10;
   GArray *packets = encode_stream (SVC_CODEC_VP9, n_spatial, n_temporal,
-      VP9_GOP, 0, G_MAXUINT);
+      VP9_GOP, 0, G_MAXUINT, 1200000);
   guint decoded, refused;
   GHashTable *full = decode_stream (SVC_CODEC_VP9, n_temporal, packets,
       NULL, NULL, &decoded, &refused);
@@ -345,7 +345,7 @@ test_vp9_bitstream_references_match_layer_ids (gconstpointer data)
   guint n_spatial = GPOINTER_TO_UINT (data) / 10;
   guint n_temporal = GPOINTER_TO_UINT (data) % 10;
   GArray *packets = encode_stream (SVC_CODEC_VP9, n_spatial, n_temporal,
-      VP9_GOP, 0, G_MAXUINT);
+      VP9_GOP, 0, G_MAXUINT, 1200000);
   gint writer[8];
 
   for (guint slot = 0; slot < 8; slot++)
@@ -398,7 +398,8 @@ keep_below_temporal (const SvcLayerPacket *p, gpointer data)
 static void
 test_vp8_without_tl2_or_tl1_decodes_as_in_full_stream (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP8, 1, 3, 8, 0, G_MAXUINT);
+  GArray *packets = encode_stream (SVC_CODEC_VP8, 1, 3, 8, 0, G_MAXUINT,
+      1200000);
   guint decoded, refused;
   GHashTable *full = decode_stream (SVC_CODEC_VP8, 3, packets, NULL, NULL,
       &decoded, &refused);
@@ -421,7 +422,8 @@ test_vp8_without_tl2_or_tl1_decodes_as_in_full_stream (void)
 static void
 test_vp8_bitstream_references_are_the_pattern (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP8, 1, 3, 8, 0, G_MAXUINT);
+  GArray *packets = encode_stream (SVC_CODEC_VP8, 1, 3, 8, 0, G_MAXUINT,
+      1200000);
   SvcVpxDecoder *dec = svc_vpx_decoder_new (SVC_CODEC_VP8, 1, NULL);
 
   for (guint i = 0; i < packets->len; i++) {
@@ -446,19 +448,68 @@ test_vp8_bitstream_references_are_the_pattern (void)
 }
 
 static void
-test_bitrate_change_waits_for_gop_start (void)
+test_bitrate_rise_waits_for_gop_start_fall_does_not (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 0, 13);
+  static const gdouble share[3] = { 0.2, 0.5, 1.0 };
+  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 0, 13,
+      1200000);
 
   for (guint i = 0; i < packets->len; i++) {
     const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
     guint64 total = p->frame_id < 20 ? 800000 : 1200000;
-    static const gdouble share[3] = { 0.2, 0.5, 1.0 };
 
     g_assert_cmpuint (p->cumulative_bps, ==,
         (guint64) (total * share[p->spatial_layer] + 0.5));
   }
   g_array_unref (packets);
+  packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 0, 13, 400000);
+  for (guint i = 0; i < packets->len; i++) {
+    const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
+    guint64 total = p->frame_id < 13 ? 800000 : 400000;
+
+    g_assert_cmpuint (p->cumulative_bps, ==,
+        (guint64) (total * share[p->spatial_layer] + 0.5));
+  }
+  g_array_unref (packets);
+}
+
+/* Bytes of the 30 frames after the bitrate falls from 1.2 Mbit/s to
+ * 300 kbit/s at frame 90 (two layers, no key frame after the first), with
+ * a rate-control buffer of @buffer_ms (0: libvpx's 6000 ms). */
+static gsize
+bytes_after_rate_fall (guint buffer_ms)
+{
+  SvcEncoderSettings s = test_settings (SVC_CODEC_VP9, 2, 1, 10000, 1200000);
+  GArray *packets;
+  gsize bytes = 0;
+
+  s.spatial_sync = 10;
+  s.buffer_ms = buffer_ms;
+  s.buffer_initial_ms = buffer_ms / 2;
+  s.buffer_optimal_ms = buffer_ms * 6 / 10;
+  packets = encode_frames (&s, 120, 90, 300000);
+  for (guint i = 0; i < packets->len; i++) {
+    const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
+    if (p->frame_id >= 90)
+      bytes += g_bytes_get_size (p->data);
+  }
+  g_array_unref (packets);
+  return bytes;
+}
+
+/* libwebrtc's buffer (1000 ms, 500 initial, 600 optimal) follows a fall:
+ * 300 kbit/s for 30 frames at 30 fps is 37500 bytes, and it stays within
+ * 25 % of that; libvpx's 6000 ms buffer spends what it saved at 1.2 Mbit/s
+ * first (here 50492 bytes against 41562). */
+static void
+test_small_buffer_follows_a_rate_fall (void)
+{
+  gsize large = bytes_after_rate_fall (0), small = bytes_after_rate_fall (1000);
+
+  g_test_message ("after the fall: %" G_GSIZE_FORMAT " bytes with libvpx's "
+      "buffer, %" G_GSIZE_FORMAT " with 1000 ms", large, small);
+  g_assert_cmpuint (small, <=, 37500 * 5 / 4);
+  g_assert_cmpuint (large, >, 37500 * 5 / 4);
 }
 
 #define SYNC_INTERVAL 5
@@ -481,7 +532,7 @@ static void
 test_vp9_spatial_sync_recovers_upper_layers (void)
 {
   GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, N_FRAMES,
-      SYNC_INTERVAL, 13);
+      SYNC_INTERVAL, 13, 1200000);
   GHashTable *full, *subset;
   guint n_decoded, n_refused;
   static const gdouble share[3] = { 0.2, 0.5, 1.0 };
@@ -541,7 +592,7 @@ test_vp9_intra_base_sync_restarts_every_layer (gconstpointer data)
   s.intra_base_sync = TRUE;
   resume = (10 + s.spatial_sync - 1) / s.spatial_sync * s.spatial_sync;
   resumed = g_strdup_printf ("%u/0", resume);
-  packets = encode_frames (&s, N_FRAMES, G_MAXUINT);
+  packets = encode_frames (&s, N_FRAMES, G_MAXUINT, 0);
   for (guint i = 0; i < packets->len; i++) {
     const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
     gboolean sync = p->frame_id % s.spatial_sync == 0;
@@ -565,7 +616,7 @@ test_vp9_intra_base_sync_restarts_every_layer (gconstpointer data)
   g_array_unref (packets);
 
   packets = encode_stream (SVC_CODEC_VP9, 3, n_temporal, N_FRAMES,
-      s.spatial_sync, G_MAXUINT);
+      s.spatial_sync, G_MAXUINT, 1200000);
   subset = decode_stream (SVC_CODEC_VP9, n_temporal, packets,
       keep_none_from_3_to, &resume, &n_decoded, &n_refused);
   g_assert_cmpuint (n_decoded, ==, 3 * 3);
@@ -598,7 +649,7 @@ key_picture_bytes (guint max_intra_pct)
   gsize bytes = 0;
 
   s.max_intra_pct = max_intra_pct;
-  packets = encode_frames (&s, 1, G_MAXUINT);
+  packets = encode_frames (&s, 1, G_MAXUINT, 0);
   for (guint i = 0; i < packets->len; i++) {
     const SvcLayerPacket *p = &g_array_index (packets, SvcLayerPacket, i);
     g_assert_cmpuint (p->frame_id, ==, 0);
@@ -625,7 +676,8 @@ test_key_frame_cap (void)
 static void
 test_top_layer_quality_is_real (void)
 {
-  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 0, G_MAXUINT);
+  GArray *packets = encode_stream (SVC_CODEC_VP9, 3, 1, VP9_GOP, 0,
+      G_MAXUINT, 1200000);
   SvcVpxDecoder *dec = svc_vpx_decoder_new (SVC_CODEC_VP9, 1, NULL);
   guint8 *buf = g_malloc (W * H * 3 / 2);
   guint8 *planes[3];
@@ -715,8 +767,8 @@ main (int argc, char **argv)
       test_vp8_without_tl2_or_tl1_decodes_as_in_full_stream);
   g_test_add_func ("/svc/codec/vp8-bitstream-references",
       test_vp8_bitstream_references_are_the_pattern);
-  g_test_add_func ("/svc/codec/bitrate-at-gop-start",
-      test_bitrate_change_waits_for_gop_start);
+  g_test_add_func ("/svc/codec/bitrate-rises-at-gop-start-falls-at-once",
+      test_bitrate_rise_waits_for_gop_start_fall_does_not);
   g_test_add_func ("/svc/codec/vp9-spatial-sync-recovers-upper-layers",
       test_vp9_spatial_sync_recovers_upper_layers);
   g_test_add_data_func ("/svc/codec/vp9-intra-base-sync/1t",
@@ -726,6 +778,8 @@ main (int argc, char **argv)
   g_test_add_func ("/svc/codec/intra-base-sync-needs-spatial-sync",
       test_intra_base_sync_needs_spatial_sync);
   g_test_add_func ("/svc/codec/key-frame-cap", test_key_frame_cap);
+  g_test_add_func ("/svc/codec/small-buffer-follows-a-rate-fall",
+      test_small_buffer_follows_a_rate_fall);
   g_test_add_func ("/svc/codec/top-layer-quality",
       test_top_layer_quality_is_real);
   return g_test_run ();

@@ -256,7 +256,7 @@ test_media_rate_fits_link_estimate (void)
 }
 
 static void
-test_rate_changes_only_at_gop_start (void)
+test_rate_rises_only_at_gop_start_and_falls_at_once (void)
 {
   SvcRatePlan plan;
 
@@ -268,9 +268,14 @@ test_rate_changes_only_at_gop_start (void)
   g_assert_cmpuint (plan.current, ==, 3000000);
   g_assert_false (svc_rate_plan_frame (&plan, TRUE));
   /* a request back to the current rate cancels a pending one */
-  svc_rate_plan_request (&plan, 2000000);
+  svc_rate_plan_request (&plan, 4000000);
   svc_rate_plan_request (&plan, 3000000);
   g_assert_false (svc_rate_plan_frame (&plan, TRUE));
+  /* a fall takes the next frame, GoP start or not */
+  svc_rate_plan_request (&plan, 1500000);
+  g_assert_true (svc_rate_plan_frame (&plan, FALSE));
+  g_assert_cmpuint (plan.current, ==, 1500000);
+  g_assert_false (svc_rate_plan_frame (&plan, FALSE));
 }
 
 static void
@@ -476,8 +481,8 @@ main (int argc, char **argv)
       test_layer_bitrates_follow_paper_split);
   g_test_add_func ("/svc/config/media-rate-fits-link",
       test_media_rate_fits_link_estimate);
-  g_test_add_func ("/svc/config/rate-at-gop-start",
-      test_rate_changes_only_at_gop_start);
+  g_test_add_func ("/svc/config/rate-rises-at-gop-start-falls-at-once",
+      test_rate_rises_only_at_gop_start_and_falls_at_once);
   g_test_add_func ("/svc/frame-size/declared-sizes",
       test_declared_frame_sizes);
   g_test_add_func ("/svc/dump/round-trip-and-rejections",
