@@ -569,7 +569,7 @@ octo_mp_session_dequeue (OctoMpSession *s, OctoTime now, OctoPacket *out,
         continue;
       }
     }
-    if (!octo_send_path_may_send (mp->path, now, FALSE, &path_wake)) {
+    if (!octo_send_path_may_send (mp->path, now, &path_wake)) {
       *wake = MIN (*wake, path_wake);
       continue;
     }

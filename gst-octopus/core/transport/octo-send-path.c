@@ -267,13 +267,11 @@ next_timeout (const OctoSendPath *p)
 }
 
 gboolean
-octo_send_path_may_send (OctoSendPath *path, OctoTime now,
-    gboolean continues_message, OctoTime *wake)
+octo_send_path_may_send (OctoSendPath *path, OctoTime now, OctoTime *wake)
 {
   guint64 cwnd = octo_send_path_cwnd (path);
 
-  if (!continues_message && cwnd != OCTO_CC_NO_WINDOW &&
-      !before_feedback (path) &&
+  if (cwnd != OCTO_CC_NO_WINDOW && !before_feedback (path) &&
       octo_flight_inflight (path->flight) >= cwnd) {
     *wake = next_timeout (path);
     return FALSE;

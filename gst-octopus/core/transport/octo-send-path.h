@@ -132,14 +132,9 @@ void octo_send_path_update_pacer (OctoSendPath *path);
 /* Declares packets lost whose time ran out by @now; TRUE if any was. */
 gboolean octo_send_path_on_timer (OctoSendPath *path, OctoTime now);
 /* Whether the window and the pacer let a packet leave at @now; if not,
- * @wake is when to ask again (OCTO_TIME_NONE: after the next feedback).
- * @continues_message: the packet finishes a message already part-sent,
- * which only the pacer holds (design §5: the window would otherwise keep
- * the rest of a message whose start the receiver has, and a receiver that
- * acknowledges per message end, as GStreamer's transport-cc does per RTP
- * marker, then acknowledges nothing until the loss timer lets it out). */
+ * @wake is when to ask again (OCTO_TIME_NONE: after the next feedback). */
 gboolean octo_send_path_may_send (OctoSendPath *path, OctoTime now,
-    gboolean continues_message, OctoTime *wake);
+    OctoTime *wake);
 /* The sender has nothing to send: later rate samples are app-limited.
  * @wake: when the flight next times out. */
 void octo_send_path_idle (OctoSendPath *path, OctoTime *wake);

@@ -87,8 +87,7 @@ octo_send_session_dequeue (OctoSendSession *s, OctoTime now, OctoPacket *out,
   if (octo_send_path_on_timer (s->path, now))
     octo_send_session_update (s);
   octo_send_path_set_backlog (s->path, octo_engine_queued_bytes (s->engine));
-  if (!octo_send_path_may_send (s->path, now,
-          octo_engine_front_continues_message (s->engine), wake))
+  if (!octo_send_path_may_send (s->path, now, wake))
     return OCTO_SEND_HELD;
   return octo_engine_dequeue (s->engine, now, out) ? OCTO_SEND_PACKET :
       OCTO_SEND_EMPTY;

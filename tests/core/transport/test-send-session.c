@@ -400,42 +400,6 @@ test_hold_back_widens_the_window (void)
   octo_send_session_free (s);
 }
 
-/* A full window holds a new message back but not the rest of one part-sent
- * (the receiver has its start; GStreamer's transport-cc feedback waits for
- * its end): a window of two 1250-byte packets, a message of three, then a
- * message of one. */
-static void
-test_full_window_finishes_a_part_sent_message (void)
-{
-  ScriptCc *cc = script_new (0, 8000000, 2500);
-  Drops drops = { 0 };
-  OctoSendSession *s = session_new (cc, 0, 0, &drops);
-  OctoTime wake;
-
-  for (guint i = 0; i < 4; i++) {
-    OctoPacket p = {
-      .size = 1250,
-      .tagged = TRUE,
-      .header = {
-        .msg_id = i < 3 ? 0 : 1,
-        .first = i == 0 || i == 3,
-        .last = i >= 2,
-      },
-    };
-
-    g_assert_true (octo_send_session_enqueue (s, &p, 0));
-  }
-  for (guint i = 0; i < 3; i++) {
-    g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
-    octo_send_session_on_sent (s, 1250, TRUE, 0);
-  }
-  g_assert_cmpuint (octo_flight_inflight (octo_send_path_flight
-          (octo_send_session_path (s))), ==, 3750);
-  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_HELD);
-  g_assert_cmpuint (drops.dropped, ==, 0);
-  octo_send_session_free (s);
-}
-
 /* Before the first feedback: 2.5 times the initial rate, no window. */
 static void
 test_initial_rate_until_the_first_feedback (void)
@@ -604,8 +568,6 @@ main (int argc, char **argv)
       "trip", test_backlog_drains_within_a_round_trip);
   g_test_add_func ("/transport/send-session/hold-back-widens-the-window",
       test_hold_back_widens_the_window);
-  g_test_add_func ("/transport/send-session/full-window-finishes-a-part-sent-"
-      "message", test_full_window_finishes_a_part_sent_message);
   g_test_add_func ("/transport/send-session/initial-rate-until-the-first-"
       "feedback", test_initial_rate_until_the_first_feedback);
   g_test_add_func ("/transport/send-session/fixed-controller-reports-what-it-"
