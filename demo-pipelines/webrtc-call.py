@@ -344,21 +344,6 @@ def vp8_descriptor(d):
     return (start, pid, tl0, tid, sync, key)
 
 
-def vp9_base_restart(d):
-    """Whether a VP9 RTP payload (RFC 9628) starts a spatial layer 0 frame
-    that references no earlier picture (P = 0): a key picture's, or an
-    intra base sync's (octopussvcenc intra-base-sync), from which the base
-    layer decodes again whatever was lost before it."""
-    if len(d) < 2 or not d[0] & 0x08 or d[0] & 0x40:
-        return False            # not a layer frame's start, or inter-picture
-    i = 1
-    if d[0] & 0x80:
-        i += 2 if d[1] & 0x80 else 1
-    if not d[0] & 0x20:
-        return True             # no layer indices: one spatial layer
-    return i < len(d) and (d[i] >> 1) & 0x07 == 0
-
-
 def write_packets(path, packets):
     """The sender's VP8 packets as sent, before SRTP encrypts the payload:
     eval/vp8-wire-check.py joins them with the shim's log by sequence
@@ -632,8 +617,7 @@ class Sender:
             encoded[0] = time.monotonic_ns()
             encoded[1] += buf.get_size()
             # octopussvcenc: one buffer per spatial layer; a key picture's Q0 is
-            # the one without DELTA_UNIT (an intra base sync's is read from
-            # the payload: read_layer).
+            # the one without DELTA_UNIT.
             key = int(not buf.has_flags(Gst.BufferFlags.DELTA_UNIT))
             entry[1] = max(entry[1], key) if is_svc(self.args.scheme) else key
         return Gst.PadProbeReturn.OK
@@ -650,19 +634,14 @@ class Sender:
         return Gst.PadProbeReturn.OK
 
     def read_layer(self, buf):
+        if is_svc(self.args.scheme):
+            return          # one temporal layer; spatial layers are per frame
         ok, rtp = GstRtp.RTPBuffer.map(buf, Gst.MapFlags.READ)
         if not ok:
             return
         seq, ts, marker = rtp.get_seq(), rtp.get_timestamp(), rtp.get_marker()
         d = rtp.get_payload().get_data()
         rtp.unmap()
-        if is_svc(self.args.scheme):
-            # one temporal layer; the frame restarts the base layer's chain
-            # where Q0 references nothing (the scoring's key frame)
-            entry = self.sent.get(frame_of_rtptime(ts))
-            if entry is not None and vp9_base_restart(d):
-                entry[1] = 1
-            return
         desc = vp8_descriptor(d)
         self.packets.append((seq, ts, int(marker)) + desc)
         entry = self.sent.get(frame_of_rtptime(ts))

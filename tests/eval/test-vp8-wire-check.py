@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""eval/vp8-wire-check.py and webrtc-call.py's VP8 descriptor reader (and
-its VP9 base-restart reader) on written-out data: a GoP of 8 (key, TL2, TL1, TL2, TL0, TL2, TL1, TL2) and
+"""eval/vp8-wire-check.py and webrtc-call.py's VP8 descriptor reader on
+written-out data: a GoP of 8 (key, TL2, TL1, TL2, TL0, TL2, TL1, TL2) and
 the next key frame, the shim's log delivering some frames whole, cutting
 one and dropping others; the design's decodability rule; descriptor faults.
 
@@ -44,28 +44,6 @@ def test_descriptor(call):
           "descriptor: no key flag on a continuation packet")
     check(call.vp8_descriptor(bytes([0x10, 0x00])) == (1, "", "", "", "", 1),
           "descriptor: no extension, no PictureID/TL0PICIDX/TID")
-
-
-def vp9_descriptor(start, inter, sid):
-    """A VP9 flexible-mode payload (RFC 9628): I (15-bit PictureID), P, L,
-    F, B; the layer byte's SID; one P_DIFF when inter-picture."""
-    head = 0x80 | (0x40 if inter else 0) | 0x20 | 0x10 | (0x08 if start else 0)
-    return bytes([head, 0x81, 0x2c, sid << 1]) + (bytes([0x02]) if inter else b"")
-
-
-def test_vp9_base_restart(call):
-    check(call.vp9_base_restart(vp9_descriptor(True, False, 0)),
-          "VP9: a layer-0 frame without inter-picture reference restarts the base")
-    check(not call.vp9_base_restart(vp9_descriptor(True, True, 0)),
-          "VP9: an inter-picture layer-0 frame does not")
-    check(not call.vp9_base_restart(vp9_descriptor(True, False, 1)),
-          "VP9: an upper layer's sync does not")
-    check(not call.vp9_base_restart(vp9_descriptor(False, False, 0)),
-          "VP9: nor does a layer frame's continuation packet")
-    check(not call.vp9_base_restart(bytes([0x88])),
-          "VP9: nor a truncated descriptor")
-    check(not call.vp9_base_restart(bytes([0xa8, 0x81, 0x2c])),
-          "VP9: nor one cut before its layer indices")
 
 
 # frame: (kind, tid, packets, packets delivered, drop reason of the others)
@@ -126,9 +104,7 @@ def test_check(tool):
 
 def main():
     tool, call_path = sys.argv[1], sys.argv[2]
-    call = load(call_path, "webrtc_call")
-    test_descriptor(call)
-    test_vp9_base_restart(call)
+    test_descriptor(load(call_path, "webrtc_call"))
     test_check(tool)
     print("vp8-wire-check: " + ("ok" if not failures else f"{len(failures)} failed"))
     return 1 if failures else 0
