@@ -115,7 +115,7 @@ send_packets (Flow *f, guint index, OctoQdisc *q, OctoTime now)
   layout.equal = FALSE;         /* gold | silver | bronze */
   octo_msg_info_init (&info);
   h.stream_id = index;
-  while (octo_send_path_may_send (f->path, now, &f->wake)) {
+  while (octo_send_path_may_send (f->path, now, FALSE, &f->wake)) {
     guint8 *b = g_malloc (UDP_PAYLOAD);
     h.msg_id = f->msg_id++;
     gsize len = octo_qpacket_write (&h, &info, &layout, payload, UDP_PAYLOAD,

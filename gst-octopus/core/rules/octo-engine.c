@@ -1133,6 +1133,18 @@ pop_front (OctoEngine *e)
   e->n_slots--;
 }
 
+gboolean
+octo_engine_front_continues_message (const OctoEngine *e)
+{
+  for (guint32 i = 0; i < e->n_slots; i++) {
+    const Entry *entry = entry_at (e, i);
+
+    if (!entry->dead)
+      return entry->msg && entry->msg->sent_any;
+  }
+  return FALSE;
+}
+
 const OctoPacket *
 octo_engine_peek (OctoEngine *e, OctoTime now)
 {

@@ -92,6 +92,10 @@ void octo_engine_free (OctoEngine *engine);
 gboolean octo_engine_enqueue (OctoEngine *engine, const OctoPacket *packet,
     OctoTime now);
 
+/* Whether the next packet to leave belongs to a message some of whose
+ * packets already left: one the queue is part-way through sending. */
+gboolean octo_engine_front_continues_message (const OctoEngine *engine);
+
 /* The packet that would be sent next, deciding (and discarding) messages whose
  * head reaches the front on the way.  NULL if the queue is empty.  The pointer
  * stays valid until the next call on the engine. */

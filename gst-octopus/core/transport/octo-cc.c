@@ -93,6 +93,12 @@ bbr_draining (const OctoCc *cc)
       octo_bbr_pacing_gain (BBR_OF (cc)) < 1.0;
 }
 
+static gboolean
+bbr_searching (const OctoCc *cc)
+{
+  return octo_bbr_mode (BBR_OF (cc)) == OCTO_BBR_STARTUP;
+}
+
 static const gchar *
 bbr_state (const OctoCc *cc)
 {
@@ -110,6 +116,7 @@ static const OctoCcOps bbr_ops = {
   .min_rtt = bbr_min_rtt,
   .probing = bbr_probing,
   .draining = bbr_draining,
+  .searching = bbr_searching,
   .state = bbr_state,
 };
 

@@ -60,6 +60,10 @@ typedef struct {
    * queue (BBR's DRAIN and PROBE_RTT, a PROBE_BW phase with gain < 1): the
    * send path's backlog drain then keeps to its rate.  NULL: never. */
   gboolean (*draining) (const OctoCc *cc);
+  /* Whether it is still searching for the path's rate (BBR's STARTUP: the
+   * delivery rate has not yet stopped growing), so that its estimate is
+   * only a lower bound.  NULL: never. */
+  gboolean (*searching) (const OctoCc *cc);
   /* Its state for stats: "startup", "probe-bw", "fixed", ... */
   const gchar *(*state) (const OctoCc *cc);
   /* A QUCO NACK: the network trimmed @trimmed chunks of one packet.  NULL:

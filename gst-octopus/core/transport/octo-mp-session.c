@@ -75,13 +75,18 @@ on_buffer_drop (const OctoPacket *packet, OctoDropReason reason,
   release (user_data, packet->data, OCTO_MP_DROPPED, reason);
 }
 
+/* The buffer's bitrate rule sees the sum of the paths' rule rates
+ * (octo_send_path_rule_bandwidth). */
 static void
 update_bandwidth (OctoMpSession *s)
 {
-  guint64 bw = octo_mp_session_bandwidth (s);
+  guint64 bw = 0;
 
-  for (guint i = 0; i < s->n_paths; i++)
+  for (guint i = 0; i < s->n_paths; i++) {
     octo_send_path_update_pacer (s->paths[i].path);
+    if (s->paths[i].stats.up)
+      bw += octo_send_path_rule_bandwidth (s->paths[i].path);
+  }
   if (bw != s->last_bandwidth) {
     octo_engine_set_bandwidth (s->engine, bw);
     s->last_bandwidth = bw;
@@ -569,7 +574,7 @@ octo_mp_session_dequeue (OctoMpSession *s, OctoTime now, OctoPacket *out,
         continue;
       }
     }
-    if (!octo_send_path_may_send (mp->path, now, &path_wake)) {
+    if (!octo_send_path_may_send (mp->path, now, FALSE, &path_wake)) {
       *wake = MIN (*wake, path_wake);
       continue;
     }

@@ -132,6 +132,17 @@ octo_send_path_bandwidth (const OctoSendPath *path)
   return capped (path, path->cc->ops->bandwidth (path->cc));
 }
 
+guint64
+octo_send_path_rule_bandwidth (const OctoSendPath *path)
+{
+  guint64 bw = octo_send_path_bandwidth (path);
+
+  if (bw == OCTO_BW_UNKNOWN || !path->cc->ops->searching ||
+      !path->cc->ops->searching (path->cc))
+    return bw;
+  return MAX (bw, octo_send_path_pacing_rate (path));
+}
+
 /* Whether the path holds a standing queue: the smoothed RTT is well above
  * the minimum. */
 static gboolean
@@ -267,11 +278,16 @@ next_timeout (const OctoSendPath *p)
 }
 
 gboolean
-octo_send_path_may_send (OctoSendPath *path, OctoTime now, OctoTime *wake)
+octo_send_path_may_send (OctoSendPath *path, OctoTime now,
+    gboolean continues_message, OctoTime *wake)
 {
   guint64 cwnd = octo_send_path_cwnd (path);
 
-  if (cwnd != OCTO_CC_NO_WINDOW && !before_feedback (path) &&
+  /* an unpaced controller has only its window to bound the flight */
+  if (path->pacer.rate == 0)
+    continues_message = FALSE;
+  if (!continues_message && cwnd != OCTO_CC_NO_WINDOW &&
+      !before_feedback (path) &&
       octo_flight_inflight (path->flight) >= cwnd) {
     *wake = next_timeout (path);
     return FALSE;

@@ -108,6 +108,13 @@ OctoFlight *octo_send_path_flight (const OctoSendPath *path);
  * controller's estimate capped by max_rate. */
 guint64 octo_send_path_pacing_rate (const OctoSendPath *path);
 guint64 octo_send_path_bandwidth (const OctoSendPath *path);
+/* The rate the send buffer's bitrate rule compares thresholds with: the
+ * estimate, but the pacing rate while the controller still searches for
+ * the path's rate (BBR's STARTUP).  A startup estimate is a lower bound;
+ * dropping by it would remove the very messages whose delivery lets it
+ * grow, and an application-limited sender would keep the startup estimate
+ * (design §5). */
+guint64 octo_send_path_rule_bandwidth (const OctoSendPath *path);
 /* The rate the application should aim at (header); OCTO_BW_UNKNOWN before
  * the first estimate. */
 guint64 octo_send_path_app_rate (const OctoSendPath *path);
@@ -132,9 +139,15 @@ void octo_send_path_update_pacer (OctoSendPath *path);
 /* Declares packets lost whose time ran out by @now; TRUE if any was. */
 gboolean octo_send_path_on_timer (OctoSendPath *path, OctoTime now);
 /* Whether the window and the pacer let a packet leave at @now; if not,
- * @wake is when to ask again (OCTO_TIME_NONE: after the next feedback). */
+ * @wake is when to ask again (OCTO_TIME_NONE: after the next feedback).
+ * @continues_message: the packet finishes a message already part-sent,
+ * which only the pacer holds if the path is paced (design §5: the window
+ * would otherwise keep the rest of a message whose start the receiver has,
+ * and a receiver that acknowledges per message end, as GStreamer's
+ * transport-cc does per RTP marker, then acknowledges nothing until the
+ * loss timer lets it out). */
 gboolean octo_send_path_may_send (OctoSendPath *path, OctoTime now,
-    OctoTime *wake);
+    gboolean continues_message, OctoTime *wake);
 /* The sender has nothing to send: later rate samples are app-limited.
  * @wake: when the flight next times out. */
 void octo_send_path_idle (OctoSendPath *path, OctoTime *wake);

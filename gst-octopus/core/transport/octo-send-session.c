@@ -24,7 +24,7 @@ octo_send_bandwidth_changed_enough (guint64 notified, guint64 bandwidth)
 void
 octo_send_session_update (OctoSendSession *s)
 {
-  guint64 bw = octo_send_path_bandwidth (s->path);
+  guint64 bw = octo_send_path_rule_bandwidth (s->path);
 
   octo_send_path_update_pacer (s->path);
   if (bw != s->last_bandwidth) {
@@ -87,7 +87,8 @@ octo_send_session_dequeue (OctoSendSession *s, OctoTime now, OctoPacket *out,
   if (octo_send_path_on_timer (s->path, now))
     octo_send_session_update (s);
   octo_send_path_set_backlog (s->path, octo_engine_queued_bytes (s->engine));
-  if (!octo_send_path_may_send (s->path, now, wake))
+  if (!octo_send_path_may_send (s->path, now,
+          octo_engine_front_continues_message (s->engine), wake))
     return OCTO_SEND_HELD;
   return octo_engine_dequeue (s->engine, now, out) ? OCTO_SEND_PACKET :
       OCTO_SEND_EMPTY;

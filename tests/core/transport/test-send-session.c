@@ -8,7 +8,7 @@
 typedef struct {
   OctoCc cc;
   guint64 pacing_rate, bandwidth, cwnd;
-  gboolean draining;
+  gboolean draining, searching;
   guint sends, acks;
   guint64 bytes_acked;
 } ScriptCc;
@@ -74,6 +74,12 @@ script_draining (const OctoCc *cc)
   return ((const ScriptCc *) cc)->draining;
 }
 
+static gboolean
+script_searching (const OctoCc *cc)
+{
+  return ((const ScriptCc *) cc)->searching;
+}
+
 static const gchar *
 script_state (const OctoCc *cc)
 {
@@ -90,6 +96,7 @@ static const OctoCcOps script_ops = {
   .cwnd = script_cwnd,
   .probing = script_probing,
   .draining = script_draining,
+  .searching = script_searching,
   .state = script_state,
 };
 
@@ -400,6 +407,85 @@ test_hold_back_widens_the_window (void)
   octo_send_session_free (s);
 }
 
+/* Sends the first packets of a three-packet message through a window of
+ * two 1250-byte packets, one per millisecond, with a one-packet message
+ * queued behind it; returns how many packets left before the session held
+ * one back. */
+static guint
+send_through_a_full_window (guint64 pacing_rate)
+{
+  ScriptCc *cc = script_new (pacing_rate, 8000000, 2500);
+  Drops drops = { 0 };
+  OctoSendSession *s = session_new (cc, 0, 0, &drops);
+  OctoTime wake;
+  guint sent = 0;
+
+  for (guint i = 0; i < 4; i++) {
+    OctoPacket p = {
+      .size = 1250,
+      .tagged = TRUE,
+      .header = {
+        .msg_id = i < 3 ? 0 : 1,
+        .first = i == 0 || i == 3,
+        .last = i >= 2,
+      },
+    };
+
+    g_assert_true (octo_send_session_enqueue (s, &p, 0));
+  }
+  while (next (s, sent * MS, &wake) == OCTO_SEND_PACKET) {
+    octo_send_session_on_sent (s, 1250, TRUE, sent * MS);
+    sent++;
+  }
+  g_assert_cmpuint (octo_flight_inflight (octo_send_path_flight
+          (octo_send_session_path (s))), ==, sent * 1250);
+  g_assert_cmpuint (drops.dropped, ==, 0);
+  octo_send_session_free (s);
+  return sent;
+}
+
+/* A full window holds a new message back but not the rest of one part-sent
+ * (the receiver has its start; GStreamer's transport-cc feedback waits for
+ * its end), if the path is paced; an unpaced controller (QUCO's) has only
+ * its window to bound the flight, which then holds the rest too. */
+static void
+test_full_window_finishes_a_part_sent_message (void)
+{
+  g_assert_cmpuint (send_through_a_full_window (80000000), ==, 3);
+  g_assert_cmpuint (send_through_a_full_window (0), ==, 2);
+}
+
+/* While the controller searches for the path's rate, the buffer's bitrate
+ * rule takes the pacing rate (the startup estimate is a lower bound):
+ * estimate 3 Mbit/s, pacing 8.7 Mbit/s, a message needing 3.5 Mbit/s
+ * leaves; once the search ends the same message is dropped. */
+static void
+test_bitrate_rule_takes_the_pacing_rate_while_searching (void)
+{
+  ScriptCc *cc = script_new (8700000, 3000000, OCTO_CC_NO_WINDOW);
+  Drops drops = { 0 };
+  OctoSendSession *s;
+  OctoTime wake;
+
+  cc->searching = TRUE;
+  s = session_new (cc, 0, 0, &drops);
+  g_assert_cmpuint (octo_send_path_rule_bandwidth (octo_send_session_path
+          (s)), ==, 8700000);
+  enqueue (s, 0, 1250, 3500000, 0);
+  g_assert_cmpint (next (s, 0, &wake), ==, OCTO_SEND_PACKET);
+  octo_send_session_on_sent (s, 1250, TRUE, 0);
+  g_assert_cmpuint (drops.dropped, ==, 0);
+
+  cc->searching = FALSE;
+  octo_send_session_update (s);
+  g_assert_cmpuint (octo_send_path_rule_bandwidth (octo_send_session_path
+          (s)), ==, 3000000);
+  enqueue (s, 1, 1250, 3500000, 10 * MS);
+  g_assert_cmpint (next (s, 10 * MS, &wake), ==, OCTO_SEND_EMPTY);
+  g_assert_cmpuint (drops.dropped, ==, 1);
+  octo_send_session_free (s);
+}
+
 /* Before the first feedback: 2.5 times the initial rate, no window. */
 static void
 test_initial_rate_until_the_first_feedback (void)
@@ -568,6 +654,11 @@ main (int argc, char **argv)
       "trip", test_backlog_drains_within_a_round_trip);
   g_test_add_func ("/transport/send-session/hold-back-widens-the-window",
       test_hold_back_widens_the_window);
+  g_test_add_func ("/transport/send-session/full-window-finishes-a-part-sent-"
+      "message", test_full_window_finishes_a_part_sent_message);
+  g_test_add_func ("/transport/send-session/bitrate-rule-takes-the-pacing-"
+      "rate-while-searching",
+      test_bitrate_rule_takes_the_pacing_rate_while_searching);
   g_test_add_func ("/transport/send-session/initial-rate-until-the-first-"
       "feedback", test_initial_rate_until_the_first_feedback);
   g_test_add_func ("/transport/send-session/fixed-controller-reports-what-it-"

@@ -363,7 +363,11 @@ test_app_limited_sender_probes_for_headroom (void)
   g_assert_cmpuint (full, <=, 12000000 * 11 / 10);
 }
 
-/* Padding stops once the estimate reaches the ceiling the app asked for. */
+/* Padding stops once the estimate reaches the ceiling the app asked for.
+ * The estimate itself may pass the ceiling: an application-limited BBR
+ * stays in STARTUP, and the app's own frames, paced at the startup gain
+ * (a full window does not hold the rest of a part-sent frame), measure the
+ * link; that is the app's data, not padding. */
 static void
 test_probe_ceiling_stops_padding (void)
 {
@@ -376,7 +380,6 @@ test_probe_ceiling_stops_padding (void)
       ", padding %" G_GUINT64_FORMAT " B (ceiling 30 Mbit/s: %"
       G_GUINT64_FORMAT " B)", capped, st.padding_bytes, st_free.padding_bytes);
   g_assert_cmpuint (capped, >=, 6000000);
-  g_assert_cmpuint (capped, <, 24000000 / 2);
   g_assert_cmpuint (free, >=, 24000000 * 9 / 10);
   g_assert_cmpuint (st.padding_bytes * 4, <, st_free.padding_bytes);
 }
