@@ -106,6 +106,11 @@ octo_rate_meter_rate (OctoRateMeter *meter, OctoTime now)
       && meter->dep[seq % OCTO_RATE_HISTORY].time <= cutoff)
     seq++;
   meter->window_first = seq;
+  /* from the last departure before the window: the time the window's first
+   * departure waited to be served counts, so a burst after an outage (a
+   * cellular scheduler's) does not read as the link's rate */
+  if (seq > oldest)
+    seq--;
   if (meter->n_departures - seq < OCTO_RATE_MIN_DEPARTURES)
     seq = meter->n_departures - OCTO_RATE_MIN_DEPARTURES;
   lo = (guint32) (seq - oldest);

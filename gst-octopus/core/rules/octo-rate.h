@@ -3,7 +3,9 @@
  * The delivery rate (docs/design.md rule 6) is measured over the departures of the
  * last 50 ms, reaching further back until the window holds >= 5 departures,
  * as bytes of departures 2..k divided by the time the queue was busy
- * (non-empty) between departure 1 and k.  Busy time since the last departure
+ * (non-empty) between departure 1 and k, departure 1 being the last one
+ * before the window (the fence post: the time the window's first departure
+ * waited counts).  Busy time since the last departure
  * beyond one mean service interval is added, so the estimate falls during an
  * outage instead of freezing.  It is unknown until 5 departures were seen and
  * after 1 s without any; a queue that was never busy while sending is

@@ -48,6 +48,31 @@ test_idle_gaps_are_discounted (void)
   octo_rate_meter_free (m);
 }
 
+/* One packet per 10 ms, then 120 ms with the queue busy and nothing served,
+ * then 10 packets within 1 ms (a cellular scheduler's burst): the rate is
+ * those bytes over the time since the last departure before them, about
+ * 1 Mbit/s, not the burst's 120 Mbit/s. */
+static void
+test_burst_after_an_outage_is_not_the_rate (void)
+{
+  OctoRateMeter *m = octo_rate_meter_new ();
+  OctoTime t = 0;
+
+  octo_rate_meter_set_busy (m, TRUE, 0);
+  for (guint i = 0; i < 20; i++) {
+    t += 10 * MS;
+    octo_rate_meter_departure (m, 1500, t);
+  }
+  assert_within (octo_rate_meter_rate (m, t), 1.2e6, 0.001);
+  t += 120 * MS;
+  for (guint i = 0; i < 10; i++)
+    octo_rate_meter_departure (m, 1500, t + i * MS / 10);
+  t += 9 * MS / 10;
+  assert_within (octo_rate_meter_rate (m, t), 10 * 1500 * 8.0 * OCTO_SECOND /
+      (120 * MS + 9 * MS / 10), 0.001);
+  octo_rate_meter_free (m);
+}
+
 static void
 test_step_change_is_followed_within_one_window (void)
 {
@@ -290,6 +315,8 @@ main (int argc, char **argv)
   g_test_add_func ("/rate/constant", test_constant_rate_is_exact);
   g_test_add_func ("/rate/idle-gaps-discounted", test_idle_gaps_are_discounted);
   g_test_add_func ("/rate/step-change", test_step_change_is_followed_within_one_window);
+  g_test_add_func ("/rate/burst-after-an-outage-is-not-the-rate",
+      test_burst_after_an_outage_is_not_the_rate);
   g_test_add_func ("/rate/unknown-states",
       test_unknown_until_five_departures_and_after_a_second);
   g_test_add_func ("/rate/never-busy-is-unlimited",
