@@ -145,7 +145,7 @@ SENDER_STATS_INTERVAL_MS = 100
 SENDER_SERIES = ("mode", "bandwidth", "pacing-rate", "cwnd", "inflight",
                  "queued-bytes", "srtt", "min-rtt", "feedback-hold-back",
                  "packets-sent", "packets-lost", "messages-dropped-bitrate",
-                 "messages-dropped-dropper", "feedbacks")
+                 "messages-dropped-dropper", "feedbacks", "restarts")
 RTCP_RR_BYTES_PER_S = 50000
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)        # its sibling modules, also when imported by path

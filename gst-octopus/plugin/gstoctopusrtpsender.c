@@ -26,6 +26,10 @@
  * (gstoctopussenderprops.h), and so is the stats structure's common part,
  * also posted on the bus every stats-interval.
  *
+ * An outage (outage-restart ms with packets sent and none acknowledged)
+ * sends one upstream force-key-unit event (all-headers): the key frame's
+ * dropper lets the queues drop what the outage holds (octo-rtp-sender.h).
+ *
  * No NACK/RTX: a message the rules may drop must never be retransmitted,
  * so leave webrtcbin's do-nack off; the receiver's rtpjitterbuffer should
  * run with a small latency and drop-on-latency (and no do-retransmission)
@@ -34,6 +38,7 @@
 #include "gstoctopusrtpsender.h"
 
 #include <gst/rtp/gstrtpbuffer.h>
+#include <gst/video/video.h>
 
 #include "gstoctopussenderprops.h"
 #include "gstoctopusstats.h"
@@ -57,9 +62,11 @@ enum {
   PROP_ESTIMATED_BITRATE,
   PROP_STATS,
   PROP_STATS_INTERVAL,
+  PROP_OUTAGE_RESTART,
 };
 
 #define DEFAULT_INITIAL_BITRATE 1000000
+#define DEFAULT_OUTAGE_RESTART 500
 
 struct _GstOctopusRtpSender {
   GstElement parent;
@@ -73,6 +80,7 @@ struct _GstOctopusRtpSender {
   guint max_bitrate;
   guint initial_bitrate;
   guint stats_interval;
+  guint outage_restart;         /* ms; 0 = never */
 
   /* streaming state (lock) */
   GMutex lock;
@@ -143,6 +151,7 @@ build_stats (GstOctopusRtpSender *self)
       "packets-untagged", G_TYPE_UINT64, st.packets_untagged,
       "packets-untracked", G_TYPE_UINT64, st.packets_untracked,
       "feedbacks", G_TYPE_UINT64, st.feedbacks,
+      "restarts", G_TYPE_UINT64, st.session.restarts,
       "twcc-reports", G_TYPE_UINT64, st.twcc->reports,
       "twcc-reports-lost", G_TYPE_UINT64, st.twcc->reports_lost,
       "twcc-reports-unknown", G_TYPE_UINT64, st.twcc->reports_unknown,
@@ -188,6 +197,7 @@ ensure_sender (GstOctopusRtpSender *self, OctoTime now)
   config.buffer_bytes = self->buffer_size;
   config.max_rate = self->max_bitrate;
   config.initial_rate = self->initial_bitrate;
+  config.restart_after = self->outage_restart * GST_MSECOND;
   GST_OBJECT_UNLOCK (self);
   config.free_data = (GDestroyNotify) gst_buffer_unref;
   self->sender = octo_rtp_sender_new (&config, now);
@@ -333,6 +343,15 @@ gst_octopus_rtp_sender_loop (gpointer user_data)
   if (stats) {
     g_mutex_unlock (&self->lock);
     gst_octopus_stats_post (GST_ELEMENT (self), stats);
+    g_mutex_lock (&self->lock);
+  }
+  if (self->sender && octo_rtp_sender_take_restart (self->sender, now)) {
+    g_mutex_unlock (&self->lock);
+    GST_INFO_OBJECT (self, "outage: nothing acknowledged for %u ms, asking "
+        "upstream for a key unit", self->outage_restart);
+    gst_pad_push_event (self->sinkpad,
+        gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+            TRUE, 0));
     g_mutex_lock (&self->lock);
   }
   if (self->sender && octo_rtp_sender_poll (self->sender, now, &out, &wake)) {
@@ -630,6 +649,9 @@ gst_octopus_rtp_sender_set_property (GObject *object, guint prop_id,
     case PROP_STATS_INTERVAL:
       self->stats_interval = g_value_get_uint (value);
       break;
+    case PROP_OUTAGE_RESTART:
+      self->outage_restart = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -677,6 +699,9 @@ gst_octopus_rtp_sender_get_property (GObject *object, guint prop_id,
       break;
     case PROP_STATS_INTERVAL:
       g_value_set_uint (value, self->stats_interval);
+      break;
+    case PROP_OUTAGE_RESTART:
+      g_value_set_uint (value, self->outage_restart);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -729,6 +754,12 @@ gst_octopus_rtp_sender_class_init (GstOctopusRtpSenderClass *klass)
       gst_octopus_sender_param_stats ());
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       gst_octopus_sender_param_stats_interval ());
+  g_object_class_install_property (gobject_class, PROP_OUTAGE_RESTART,
+      g_param_spec_uint ("outage-restart", "Outage restart",
+          "After this many ms with packets sent and none acknowledged (an "
+          "outage), send one upstream force-key-unit event, so that the "
+          "key frame's dropper lets the queues drop what the outage holds "
+          "(0 = never)", 0, G_MAXUINT, DEFAULT_OUTAGE_RESTART, rw));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -752,6 +783,7 @@ gst_octopus_rtp_sender_init (GstOctopusRtpSender *self)
   self->max_bitrate = GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE;
   self->initial_bitrate = DEFAULT_INITIAL_BITRATE;
   self->stats_interval = GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL;
+  self->outage_restart = DEFAULT_OUTAGE_RESTART;
   self->flow_return = GST_FLOW_OK;
   octo_rtpext_learner_init (&self->learner);
   g_mutex_init (&self->lock);

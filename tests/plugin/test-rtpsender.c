@@ -8,6 +8,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/check/gsttestclock.h>
 #include <gst/rtp/rtp.h>
+#include <gst/video/video.h>
 
 #include "octo-rtpext.h"
 #include "transport/octo-rtp-sender.h"
@@ -150,6 +151,17 @@ settle (GstHarness *h)
   return t;
 }
 
+/* Sends one packet and lets the pacer's gap after it pass (1238 link bytes
+ * at 2.5 times the default initial bitrate). */
+static void
+send_one_past_its_gap (GstHarness *h, const OctoHeader *header)
+{
+  gst_harness_push (h, rtp_packet (100, header));
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_uint64 (settle (h), START + 3961600);
+  gst_harness_crank_single_clock_wait (h);
+}
+
 GST_START_TEST (test_paces_at_initial_bitrate_before_feedback)
 {
   GstHarness *h = new_harness ();
@@ -186,7 +198,8 @@ GST_START_TEST (test_paces_at_bbr_startup_within_the_window)
   OctoHeader header = {.priority = 1,.first = 1,.last = 1 };
   GstClockTime next;
 
-  g_object_set (e, "initial-bitrate", 0, NULL);
+  /* no outage restart: its wake would come before the loss timeout */
+  g_object_set (e, "initial-bitrate", 0, "outage-restart", 0, NULL);
 
   for (guint i = 0; i < 12; i++) {
     header.msg_id = i;
@@ -233,12 +246,7 @@ GST_START_TEST (test_posts_stats_every_stats_interval)
 
   gst_element_set_bus (h->element, bus);
   g_object_set (h->element, "stats-interval", 100, NULL);
-  gst_harness_push (h, rtp_packet (100, &header));
-  gst_buffer_unref (gst_harness_pull (h));
-  /* The pacer's gap after the packet (1238 bytes at 2.5 Mbit/s), then the
-   * stats. */
-  fail_unless_equals_uint64 (settle (h), START + 3961600);
-  gst_harness_crank_single_clock_wait (h);
+  send_one_past_its_gap (h, &header);
   fail_unless_equals_uint64 (settle (h), START + 100 * GST_MSECOND);
   gst_harness_crank_single_clock_wait (h);
   fail_unless_equals_uint64 (settle (h), START + 200 * GST_MSECOND);
@@ -299,6 +307,53 @@ GST_START_TEST (test_fixed_paces_at_max_bitrate)
       GST_STATE_CHANGE_FAILURE);
   gst_element_set_state (e, GST_STATE_NULL);
   gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* outage-restart ms after a packet left with no feedback since, one
+ * upstream force-key-unit event (all headers), and only one; not before
+ * the first feedback (a receiver may not report yet). */
+GST_START_TEST (test_outage_asks_upstream_for_one_key_unit)
+{
+  GstHarness *h = new_harness ();
+  GstTestClock *clock = gst_harness_get_testclock (h);
+  OctoHeader header = {.first = 1,.last = 1 };
+  const guint16 first_seq = 0;
+  const GstClockTime first_arrival = REMOTE_EPOCH;
+  GstClockTime sent, t;
+  GstEvent *event;
+  gboolean all_headers = FALSE;
+  guint key_units = 0;
+
+  g_object_set (h->element, "outage-restart", 300, NULL);
+  send_one_past_its_gap (h, &header);
+  fail_unless (gst_harness_push_upstream_event (h,
+          twcc_event (&first_seq, &first_arrival, 1, PAYLOAD_BYTES)));
+  gst_harness_push (h, rtp_packet (101, &header));
+  sent = gst_clock_get_time (GST_CLOCK (clock));
+  gst_buffer_unref (gst_harness_pull (h));
+  do {
+    t = settle (h);
+    gst_harness_crank_single_clock_wait (h);
+  } while (t < sent + 300 * GST_MSECOND);
+  fail_unless_equals_uint64 (t, sent + 300 * GST_MSECOND);
+  /* the task sends it after that wait: block for it */
+  while (!gst_video_event_is_force_key_unit (event =
+          gst_harness_pull_upstream_event (h)))
+    gst_event_unref (event);
+  fail_unless (gst_video_event_parse_upstream_force_key_unit (event, NULL,
+          &all_headers, NULL));
+  fail_unless (all_headers);
+  gst_event_unref (event);
+  fail_unless_equals_uint64 (stats_uint64 (h->element, "restarts"), 1);
+  while ((event = gst_harness_try_pull_upstream_event (h))) {
+    key_units += gst_video_event_is_force_key_unit (event);
+    gst_event_unref (event);
+  }
+  fail_unless_equals_int (key_units, 0);
+  gst_object_unref (clock);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -528,6 +583,7 @@ rtpsender_suite (void)
   tcase_add_test (tc, test_paces_at_initial_bitrate_before_feedback);
   tcase_add_test (tc, test_paces_at_bbr_startup_within_the_window);
   tcase_add_test (tc, test_packets_without_extension_pass_as_fifo);
+  tcase_add_test (tc, test_outage_asks_upstream_for_one_key_unit);
   tcase_add_test (tc, test_posts_stats_every_stats_interval);
   tcase_add_test (tc, test_fixed_paces_at_max_bitrate);
   tcase_add_test (tc, test_estimate_follows_feedback_and_rules_drop);

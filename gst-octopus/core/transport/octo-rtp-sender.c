@@ -67,6 +67,7 @@ octo_rtp_sender_new (const OctoRtpSenderConfig *config, OctoTime now)
     .rules = config->rules,
     .drop_func = free_dropped,
     .user_data = s,
+    .restart_after = config->restart_after,
   };
 
   s->config = *config;
@@ -144,6 +145,12 @@ octo_rtp_sender_poll (OctoRtpSender *s, OctoTime now, OctoRtpSend *out,
   }
   g_free (q);
   return TRUE;
+}
+
+gboolean
+octo_rtp_sender_take_restart (OctoRtpSender *sender, OctoTime now)
+{
+  return octo_send_session_take_restart (sender->session, now);
 }
 
 void

@@ -27,7 +27,10 @@
  * Until the first feedback arrives (a GStreamer 1.22 receiver sends its
  * first RTCP seconds into the call) there is no RTT and no window to speak
  * of: the path paces at initial_rate, like GCC at its start estimate,
- * instead of stalling on BBR's initial window and timing packets out. */
+ * instead of stalling on BBR's initial window and timing packets out.
+ *
+ * An outage asks the application for a key frame (restart_after,
+ * octo-send-session.h). */
 #pragma once
 
 #include "octo-send-session.h"
@@ -49,6 +52,8 @@ typedef struct {
   guint64 initial_rate;         /* pacing before any feedback; 0 = BBR's */
   guint32 seed;
   GDestroyNotify free_data;     /* releases a packet the buffer dropped */
+  /* octo_rtp_sender_take_restart(); 0: never */
+  OctoTime restart_after;
 } OctoRtpSenderConfig;
 
 #define OCTO_RTP_SENDER_DEFAULT_MSS (1200 + OCTO_RTP_LINK_OVERHEAD)
@@ -91,6 +96,9 @@ gboolean octo_rtp_sender_submit (OctoRtpSender *sender, gpointer data,
 gboolean octo_rtp_sender_poll (OctoRtpSender *sender, OctoTime now,
     OctoRtpSend *out, OctoTime *wake);
 
+/* See octo_send_session_take_restart(); octo_rtp_sender_poll()'s @wake
+ * includes the moment. */
+gboolean octo_rtp_sender_take_restart (OctoRtpSender *sender, OctoTime now);
 /* Transport-wide feedback received at @now. */
 void octo_rtp_sender_on_feedback (OctoRtpSender *sender,
     const OctoTwccReport *reports, guint n, OctoTime now);

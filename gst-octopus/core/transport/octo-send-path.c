@@ -14,6 +14,7 @@ struct _OctoSendPath {
   OctoArrivalSample acked_samples[OCTO_SEND_PATH_ACKED_SAMPLES];
   OctoTime first_acked;         /* OCTO_TIME_NONE: nothing acked yet */
   guint64 acked_rate;           /* over the window at the last ACK; 0: none */
+  OctoTime unacked_since;       /* OCTO_TIME_NONE: none sent since an ACK */
 };
 
 OctoSendPath *
@@ -25,6 +26,7 @@ octo_send_path_new (const OctoSendPathConfig *config, OctoCc *cc)
   p->flight = octo_flight_new ();
   p->cc = cc;
   p->first_acked = OCTO_TIME_NONE;
+  p->unacked_since = OCTO_TIME_NONE;
   octo_pacer_init (&p->pacer, OCTO_PACER_DEFAULT_BURST);
   return p;
 }
@@ -210,6 +212,14 @@ octo_send_path_state (const OctoSendPath *path)
   return path->cc->ops->state (path->cc);
 }
 
+OctoTime
+octo_send_path_unacked_since (const OctoSendPath *path)
+{
+  /* before any ACK a silent receiver is no outage: it may not report yet */
+  return path->first_acked == OCTO_TIME_NONE ? OCTO_TIME_NONE :
+      path->unacked_since;
+}
+
 gboolean
 octo_send_path_probing (const OctoSendPath *path)
 {
@@ -318,6 +328,8 @@ octo_send_path_on_sent (OctoSendPath *path, guint32 size, gboolean tracked,
     gboolean app_limited = octo_flight_is_app_limited (path->flight);
 
     seq = octo_flight_on_sent (path->flight, size, now);
+    if (path->unacked_since == OCTO_TIME_NONE)
+      path->unacked_since = now;
     if (path->cc->ops->on_send)
       path->cc->ops->on_send (path->cc, seq, inflight, app_limited, now);
   }
@@ -343,6 +355,7 @@ octo_send_path_on_ack (OctoSendPath *path, const OctoAck *ack,
 
   octo_flight_on_ack (path->flight, ack, ack_time, &rs);
   if (rs.newly_acked > 0) {
+    path->unacked_since = OCTO_TIME_NONE;
     octo_arrival_history_add (&path->acked, path->acked_samples,
         OCTO_SEND_PATH_ACKED_SAMPLES, OCTO_SEND_PATH_ACKED_BUCKET_SHIFT,
         (guint32) rs.newly_acked, ack_time);

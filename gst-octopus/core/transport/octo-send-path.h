@@ -127,6 +127,10 @@ OctoTime octo_send_path_hold_back (const OctoSendPath *path);
 OctoTime octo_send_path_min_rtt (const OctoSendPath *path);
 const gchar *octo_send_path_state (const OctoSendPath *path);
 gboolean octo_send_path_probing (const OctoSendPath *path);
+/* When the first tracked packet sent since the last ACK left;
+ * OCTO_TIME_NONE if none did, or before the first ACK (a GStreamer 1.22
+ * receiver may send its first feedback seconds into a call). */
+OctoTime octo_send_path_unacked_since (const OctoSendPath *path);
 
 /* The send buffer holds @backlog bytes: a backlog the pacing rate would
  * need more than the minimum RTT for leaves at up to

@@ -8,6 +8,8 @@ struct _OctoSendSession {
   OctoEngine *engine;
   OctoSendPath *path;
   guint64 last_bandwidth;       /* what the engine was last told */
+  OctoTime restarted_for;       /* the outage (its unacked_since) that asked */
+  guint64 restarts;
 };
 
 gboolean
@@ -48,6 +50,7 @@ octo_send_session_new (const OctoSendSessionConfig *config,
   s->engine = octo_engine_new (&ec, config->drop_func, config->user_data);
   s->path = path;
   s->last_bandwidth = OCTO_BW_UNKNOWN;
+  s->restarted_for = OCTO_TIME_NONE;
   octo_send_session_update (s);
   return s;
 }
@@ -80,6 +83,31 @@ octo_send_session_enqueue (OctoSendSession *session, OctoPacket *packet,
   return octo_engine_enqueue (session->engine, packet, now);
 }
 
+/* When the current outage asks for a restart; OCTO_TIME_NONE if there is
+ * none or it asked already. */
+static OctoTime
+restart_due (const OctoSendSession *s)
+{
+  OctoTime since = octo_send_path_unacked_since (s->path);
+
+  if (s->config.restart_after == 0 || since == OCTO_TIME_NONE ||
+      since == s->restarted_for)
+    return OCTO_TIME_NONE;
+  return since + s->config.restart_after;
+}
+
+gboolean
+octo_send_session_take_restart (OctoSendSession *s, OctoTime now)
+{
+  OctoTime due = restart_due (s);
+
+  if (due == OCTO_TIME_NONE || now < due)
+    return FALSE;
+  s->restarted_for = octo_send_path_unacked_since (s->path);
+  s->restarts++;
+  return TRUE;
+}
+
 OctoSendNext
 octo_send_session_dequeue (OctoSendSession *s, OctoTime now, OctoPacket *out,
     OctoTime *wake)
@@ -88,8 +116,10 @@ octo_send_session_dequeue (OctoSendSession *s, OctoTime now, OctoPacket *out,
     octo_send_session_update (s);
   octo_send_path_set_backlog (s->path, octo_engine_queued_bytes (s->engine));
   if (!octo_send_path_may_send (s->path, now,
-          octo_engine_front_continues_message (s->engine), wake))
+          octo_engine_front_continues_message (s->engine), wake)) {
+    *wake = MIN (*wake, restart_due (s));
     return OCTO_SEND_HELD;
+  }
   return octo_engine_dequeue (s->engine, now, out) ? OCTO_SEND_PACKET :
       OCTO_SEND_EMPTY;
 }
@@ -98,6 +128,7 @@ void
 octo_send_session_idle (OctoSendSession *session, OctoTime *wake)
 {
   octo_send_path_idle (session->path, wake);
+  *wake = MIN (*wake, restart_due (session));
 }
 
 guint64
@@ -138,6 +169,7 @@ octo_send_session_get_stats (const OctoSendSession *s, OctoSendStats *st)
   st->min_rtt = octo_send_path_min_rtt (s->path);
   st->cwnd = octo_send_path_cwnd (s->path);
   st->feedback_hold_back = octo_send_path_hold_back (s->path);
+  st->restarts = s->restarts;
   st->inflight = octo_flight_inflight (flight);
   st->queued_bytes = octo_engine_queued_bytes (s->engine);
   st->queued_packets = octo_engine_queued_packets (s->engine);

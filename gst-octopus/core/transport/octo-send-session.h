@@ -7,7 +7,14 @@
  * decide what goes; packets leave when the path's window and pacer allow
  * (octo-send-path.h).  The adapters on top cut messages into packets (or
  * take RTP packets as they come) and turn the peer's feedback into ACKs;
- * the controller is whichever OctoCc the path was given. */
+ * the controller is whichever OctoCc the path was given.
+ *
+ * An outage (restart_after with tracked packets sent and none acked) asks
+ * the application once for a restart, a key frame: its dropper lets the
+ * send buffer and the network's queues drop every older message the outage
+ * holds, so what arrives after it is the new picture, not a second of
+ * frames late.  Nothing else can: a base layer without key frames has no
+ * dropper, and the rules never drop its frames (design §5). */
 #pragma once
 
 #include "octo-engine.h"
@@ -21,6 +28,9 @@ typedef struct {
   /* Releases a packet the buffer dropped, or still held when freed. */
   OctoDropFunc drop_func;
   gpointer user_data;
+  /* an outage: this long with tracked packets sent and none acked
+   * (octo_send_session_take_restart); 0: never asks */
+  OctoTime restart_after;
 } OctoSendSessionConfig;
 
 /* What every sender reports. */
@@ -31,6 +41,7 @@ typedef struct {
   OctoTime min_rtt, srtt;       /* 0 unknown */
   guint64 cwnd, inflight;       /* link bytes; cwnd 0: no window */
   OctoTime feedback_hold_back;  /* largest recent hold-back of feedback */
+  guint64 restarts;             /* outages that asked for a restart */
   guint64 queued_bytes;
   guint32 queued_packets;
   const gchar *state;           /* the controller's: "startup", "fixed", ... */
@@ -75,6 +86,12 @@ OctoSendNext octo_send_session_dequeue (OctoSendSession *session,
     OctoTime now, OctoPacket *out, OctoTime *wake);
 /* Nothing to send: see octo_send_path_idle(). */
 void octo_send_session_idle (OctoSendSession *session, OctoTime *wake);
+/* TRUE once per outage, when the first tracked packet sent since the last
+ * ACK is restart_after old at @now: the application should send a key
+ * frame.  octo_send_session_dequeue()'s and _idle()'s @wake include that
+ * moment. */
+gboolean octo_send_session_take_restart (OctoSendSession *session,
+    OctoTime now);
 /* See octo_send_path_on_sent(). */
 guint64 octo_send_session_on_sent (OctoSendSession *session, guint32 size,
     gboolean tracked, OctoTime now);

@@ -419,6 +419,70 @@ test_an_outage_is_no_feedback_hold_back (void)
   octo_rtp_sender_free (s);
 }
 
+/* Sends 5 untagged packets at @now and returns when the first left. */
+static OctoTime
+send_unreported (OctoRtpSender *s, OctoTime now)
+{
+  OctoRtpSend out;
+  OctoTime wake, first = OCTO_TIME_NONE;
+  guint n = 0;
+
+  for (guint i = 0; i < 5; i++)
+    octo_rtp_sender_submit (s, NULL, 1000, 960, 0x1234, NULL, TRUE, now);
+  for (; n < 5; now += MS)
+    while (n < 5 && octo_rtp_sender_poll (s, now, &out, &wake)) {
+      first = MIN (first, now);
+      n++;
+    }
+  return first;
+}
+
+/* An outage asks for one restart, restart_after after the first packet
+ * sent since the last acknowledgement; the poll wakes for it; feedback
+ * that acknowledges ends the outage; nothing asks before the first
+ * acknowledgement, nor with restart_after 0. */
+static void
+test_an_outage_asks_for_one_restart (void)
+{
+  OctoRtpSenderConfig config;
+  OctoRtpSenderStats st;
+  OctoRtpSend out;
+  OctoTime now, first, wake;
+
+  octo_rtp_sender_config_init (&config);
+  config.restart_after = 500 * MS;
+  OctoRtpSender *s = octo_rtp_sender_new (&config, 0);
+  first = send_unreported (s, 0);
+  g_assert_false (octo_rtp_sender_take_restart (s, first + OCTO_SECOND));
+  octo_rtp_sender_free (s);
+
+  s = octo_rtp_sender_new (&config, 0);
+  now = send_and_report (s, 0);
+  g_assert_false (octo_rtp_sender_take_restart (s, now + OCTO_SECOND));
+  first = send_unreported (s, now);
+  g_assert_false (octo_rtp_sender_poll (s, first + 10 * MS, &out, &wake));
+  g_assert_cmpuint (wake, <=, first + 500 * MS);
+  g_assert_false (octo_rtp_sender_take_restart (s, first + 499 * MS));
+  g_assert_true (octo_rtp_sender_take_restart (s, first + 500 * MS));
+  g_assert_false (octo_rtp_sender_take_restart (s, first + 900 * MS));
+  g_assert_false (octo_rtp_sender_poll (s, first + 900 * MS, &out, &wake));
+  g_assert_cmpuint (wake, >, first + 900 * MS);
+  /* acknowledged again: the next outage asks again */
+  now = send_and_report (s, first + OCTO_SECOND);
+  first = send_unreported (s, now);
+  g_assert_true (octo_rtp_sender_take_restart (s, first + 500 * MS));
+  octo_rtp_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.session.restarts, ==, 2);
+  octo_rtp_sender_free (s);
+
+  config.restart_after = 0;
+  s = octo_rtp_sender_new (&config, 0);
+  now = send_and_report (s, 0);
+  first = send_unreported (s, now);
+  g_assert_false (octo_rtp_sender_take_restart (s, first + 10 * OCTO_SECOND));
+  octo_rtp_sender_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -440,6 +504,8 @@ main (int argc, char **argv)
       test_estimate_follows_the_bottleneck);
   g_test_add_func ("/rtp-sender/rules-drop-upper-layers-when-the-path-is-slow",
       test_rules_drop_upper_layers_when_the_path_is_slow);
+  g_test_add_func ("/rtp-sender/an-outage-asks-for-one-restart",
+      test_an_outage_asks_for_one_restart);
   g_test_add_func ("/rtp-sender/an-outage-is-no-feedback-hold-back",
       test_an_outage_is_no_feedback_hold_back);
   return g_test_run ();
