@@ -347,8 +347,8 @@ gst_octopus_rtp_sender_loop (gpointer user_data)
   }
   if (self->sender && octo_rtp_sender_take_restart (self->sender, now)) {
     g_mutex_unlock (&self->lock);
-    GST_INFO_OBJECT (self, "outage: nothing acknowledged for %u ms, asking "
-        "upstream for a key unit", self->outage_restart);
+    GST_INFO_OBJECT (self, "outage: nothing acknowledged for outage-restart "
+        "ms, asking upstream for a key unit");
     gst_pad_push_event (self->sinkpad,
         gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
             TRUE, 0));

@@ -75,18 +75,28 @@ on_buffer_drop (const OctoPacket *packet, OctoDropReason reason,
   release (user_data, packet->data, OCTO_MP_DROPPED, reason);
 }
 
+/* The sum of @rate over the paths that are up. */
+static guint64
+sum_up_paths (const OctoMpSession *s,
+    guint64 (*rate) (const OctoSendPath *path))
+{
+  guint64 bw = 0;
+
+  for (guint i = 0; i < s->n_paths; i++)
+    if (s->paths[i].stats.up)
+      bw += rate (s->paths[i].path);
+  return bw;
+}
+
 /* The buffer's bitrate rule sees the sum of the paths' rule rates
  * (octo_send_path_rule_bandwidth). */
 static void
 update_bandwidth (OctoMpSession *s)
 {
-  guint64 bw = 0;
+  guint64 bw = sum_up_paths (s, octo_send_path_rule_bandwidth);
 
-  for (guint i = 0; i < s->n_paths; i++) {
+  for (guint i = 0; i < s->n_paths; i++)
     octo_send_path_update_pacer (s->paths[i].path);
-    if (s->paths[i].stats.up)
-      bw += octo_send_path_rule_bandwidth (s->paths[i].path);
-  }
   if (bw != s->last_bandwidth) {
     octo_engine_set_bandwidth (s->engine, bw);
     s->last_bandwidth = bw;
@@ -677,12 +687,7 @@ octo_mp_session_on_ack (OctoMpSession *s, guint path, const OctoAck *ack,
 guint64
 octo_mp_session_bandwidth (const OctoMpSession *s)
 {
-  guint64 bw = 0;
-
-  for (guint i = 0; i < s->n_paths; i++)
-    if (s->paths[i].stats.up)
-      bw += octo_send_path_bandwidth (s->paths[i].path);
-  return bw;
+  return sum_up_paths (s, octo_send_path_bandwidth);
 }
 
 guint64
