@@ -66,7 +66,6 @@ enum {
 };
 
 #define DEFAULT_INITIAL_BITRATE 1000000
-#define DEFAULT_OUTAGE_RESTART 500
 
 struct _GstOctopusRtpSender {
   GstElement parent;
@@ -151,7 +150,6 @@ build_stats (GstOctopusRtpSender *self)
       "packets-untagged", G_TYPE_UINT64, st.packets_untagged,
       "packets-untracked", G_TYPE_UINT64, st.packets_untracked,
       "feedbacks", G_TYPE_UINT64, st.feedbacks,
-      "restarts", G_TYPE_UINT64, st.session.restarts,
       "twcc-reports", G_TYPE_UINT64, st.twcc->reports,
       "twcc-reports-lost", G_TYPE_UINT64, st.twcc->reports_lost,
       "twcc-reports-unknown", G_TYPE_UINT64, st.twcc->reports_unknown,
@@ -755,11 +753,7 @@ gst_octopus_rtp_sender_class_init (GstOctopusRtpSenderClass *klass)
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       gst_octopus_sender_param_stats_interval ());
   g_object_class_install_property (gobject_class, PROP_OUTAGE_RESTART,
-      g_param_spec_uint ("outage-restart", "Outage restart",
-          "After this many ms with packets sent and none acknowledged (an "
-          "outage), send one upstream force-key-unit event, so that the "
-          "key frame's dropper lets the queues drop what the outage holds "
-          "(0 = never)", 0, G_MAXUINT, DEFAULT_OUTAGE_RESTART, rw));
+      gst_octopus_sender_param_outage_restart ());
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -783,7 +777,7 @@ gst_octopus_rtp_sender_init (GstOctopusRtpSender *self)
   self->max_bitrate = GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE;
   self->initial_bitrate = DEFAULT_INITIAL_BITRATE;
   self->stats_interval = GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL;
-  self->outage_restart = DEFAULT_OUTAGE_RESTART;
+  self->outage_restart = GST_OCTOPUS_SENDER_DEFAULT_OUTAGE_RESTART;
   self->flow_return = GST_FLOW_OK;
   octo_rtpext_learner_init (&self->learner);
   g_mutex_init (&self->lock);

@@ -115,3 +115,15 @@ gst_octopus_sender_param_stats_interval (void)
       "Milliseconds between stats element messages on the bus (0 = none)",
       0, G_MAXUINT, GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL, RW);
 }
+
+GParamSpec *
+gst_octopus_sender_param_outage_restart (void)
+{
+  return g_param_spec_uint ("outage-restart", "Outage restart",
+      "After this many ms with packets sent and none acknowledged (an "
+      "outage), send one upstream force-key-unit event, so that the "
+      "key frame's dropper lets the queues drop what the outage holds "
+      "(0 = never; one path only: over several, a silent path's packets "
+      "move to the others)", 0, G_MAXUINT,
+      GST_OCTOPUS_SENDER_DEFAULT_OUTAGE_RESTART, RW);
+}

@@ -31,10 +31,11 @@ OctoSenderCc gst_octopus_congestion_control_to_core (
 #define GST_OCTOPUS_SENDER_DEFAULT_BUFFER_SIZE OCTO_ENGINE_DEFAULT_LIMIT_BYTES
 #define GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE 0
 #define GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL 1000
+#define GST_OCTOPUS_SENDER_DEFAULT_OUTAGE_RESTART 500
 
 /* "congestion-control", "rules", "buffer-size",
- * "max-bitrate", "estimated-bitrate" (read-only), "stats" (read-only) and
- * "stats-interval". */
+ * "max-bitrate", "estimated-bitrate" (read-only), "stats" (read-only),
+ * "stats-interval" and "outage-restart". */
 GParamSpec *gst_octopus_sender_param_congestion_control (void);
 GParamSpec *gst_octopus_sender_param_rules (void);
 GParamSpec *gst_octopus_sender_param_buffer_size (void);
@@ -42,5 +43,6 @@ GParamSpec *gst_octopus_sender_param_max_bitrate (void);
 GParamSpec *gst_octopus_sender_param_estimated_bitrate (void);
 GParamSpec *gst_octopus_sender_param_stats (void);
 GParamSpec *gst_octopus_sender_param_stats_interval (void);
+GParamSpec *gst_octopus_sender_param_outage_restart (void);
 
 G_END_DECLS

@@ -14,6 +14,9 @@
  * (gst_octopus_event_new_bandwidth) so encoders can re-choose their rate;
  * the send buffer's rules keep the estimate itself (stats "bandwidth").
  * Stats go to the "stats" property and a periodic element message.
+ * A key frame is asked for upstream (a force-key-unit event) when the
+ * receiver's ACKs ask for one, and once per outage of the path
+ * ("outage-restart", as octopusrtpsender does).
  * The properties both senders have are octopusrtpsender's
  * (gstoctopussenderprops.h); "bandwidth" and "max-rate" are their
  * deprecated former names.
@@ -73,6 +76,7 @@ enum {
   PROP_BANDWIDTH,
   PROP_PATHS,
   PROP_SCHEDULER,
+  PROP_OUTAGE_RESTART,
 };
 
 #define DEFAULT_HOST "127.0.0.1"
@@ -136,6 +140,7 @@ struct _GstOctopusSink {
   gboolean probe;
   guint64 probe_ceiling;
   guint stats_interval;
+  guint outage_restart;         /* ms; 0 = never */
   GstOctopusQualitative qualitative;
 
   /* streaming thread: the frame being gathered (qualitative=layered) */
@@ -352,8 +357,8 @@ send_loop (gpointer user_data)
     OctoTime now = now_ns (), wake = OCTO_TIME_NONE;
     gsize len;
     guint path;
-    gboolean announce, keyframe, refused = FALSE, warn_refused = FALSE,
-        warn_no_ack = FALSE;
+    gboolean announce, keyframe, restart, refused = FALSE,
+        warn_refused = FALSE, warn_no_ack = FALSE;
 
     for (guint i = 0; i < self->n_paths; i++)
       refused |= receive_acks (self, i, now);
@@ -380,6 +385,7 @@ send_loop (gpointer user_data)
 
     announce = bandwidth_changed (self);
     keyframe = octo_sender_take_keyframe_request (self->sender);
+    restart = octo_sender_take_restart (self->sender, now);
     path_changes (self, changes);
     GstStructure *stats = NULL;
     if (stats_interval > 0 && now >= next_stats) {
@@ -391,14 +397,19 @@ send_loop (gpointer user_data)
 
     if (announce)
       announce_bandwidth (self, bw);
-    /* the receiver's decoder lost a reference: the encoder upstream makes
-     * a key frame (as a PLI makes a WebRTC sender's) */
-    if (keyframe) {
+    /* The encoder upstream makes a key frame when the receiver's decoder
+     * lost a reference (as a PLI makes a WebRTC sender's), or after an
+     * outage, so that its dropper lets the queues drop what the outage
+     * holds. */
+    if (restart)
+      GST_INFO_OBJECT (self, "outage: nothing acknowledged for outage-restart "
+          "ms, asking upstream for a key unit");
+    else if (keyframe)
       GST_DEBUG_OBJECT (self, "the receiver asks for a key frame");
+    if (keyframe || restart)
       gst_pad_push_event (GST_BASE_SINK_PAD (self),
           gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
               TRUE, 0));
-    }
     for (guint i = 0; i < changes->len; i++) {
       GstStructure *c = g_ptr_array_index (changes, i);
       gboolean up = FALSE;
@@ -648,6 +659,7 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   config.rules = self->rules;
   config.probe = self->probe;
   config.probe_ceiling = self->probe_ceiling;
+  config.restart_after = self->outage_restart * GST_MSECOND;
   self->qualitative_mode = self->qualitative;
   GST_OBJECT_UNLOCK (self);
   octo_qframe_reset (&self->frame);
@@ -946,6 +958,9 @@ gst_octopus_sink_set_property (GObject *object, guint prop_id,
     case PROP_STATS_INTERVAL:
       self->stats_interval = g_value_get_uint (value);
       break;
+    case PROP_OUTAGE_RESTART:
+      self->outage_restart = g_value_get_uint (value);
+      break;
     case PROP_QUALITATIVE:
       self->qualitative = g_value_get_enum (value);
       break;
@@ -1028,6 +1043,9 @@ gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_STATS_INTERVAL:
       g_value_set_uint (value, self->stats_interval);
       break;
+    case PROP_OUTAGE_RESTART:
+      g_value_set_uint (value, self->outage_restart);
+      break;
     case PROP_QUALITATIVE:
       g_value_set_enum (value, self->qualitative);
       break;
@@ -1106,6 +1124,8 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
           "ceiling)", 0, G_MAXUINT64, DEFAULT_PROBE_CEILING, rw));
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       gst_octopus_sender_param_stats_interval ());
+  g_object_class_install_property (gobject_class, PROP_OUTAGE_RESTART,
+      gst_octopus_sender_param_outage_restart ());
   g_object_class_install_property (gobject_class, PROP_QUALITATIVE,
       g_param_spec_enum ("qualitative", "Qualitative packets",
           "Send messages as QUCO qualitative packets, whose least "
@@ -1178,6 +1198,7 @@ gst_octopus_sink_init (GstOctopusSink *self)
   self->probe = DEFAULT_PROBE;
   self->probe_ceiling = DEFAULT_PROBE_CEILING;
   self->stats_interval = GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL;
+  self->outage_restart = GST_OCTOPUS_SENDER_DEFAULT_OUTAGE_RESTART;
   self->qualitative = DEFAULT_QUALITATIVE;
   octo_qframe_init (&self->frame);
   self->paths = g_strdup (DEFAULT_PATHS);

@@ -43,7 +43,8 @@ gst_octopus_stats_new_sender (const gchar *name, const OctoSendStats *st)
       "packets-sent", G_TYPE_UINT64, st->flight->packets_sent,
       "bytes-sent", G_TYPE_UINT64, st->flight->bytes_sent,
       "packets-acked", G_TYPE_UINT64, st->flight->packets_acked,
-      "packets-lost", G_TYPE_UINT64, st->flight->packets_lost, NULL);
+      "packets-lost", G_TYPE_UINT64, st->flight->packets_lost,
+      "restarts", G_TYPE_UINT64, st->restarts, NULL);
   for (guint r = 0; r < OCTO_DROP_N_REASONS; r++) {
     const gchar *reason = octo_drop_reason_to_string (r);
     guint64 messages = 0;

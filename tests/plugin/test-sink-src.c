@@ -311,6 +311,57 @@ GST_START_TEST (test_keyframe_request_reaches_the_encoder)
 
 GST_END_TEST;
 
+/* The receiver goes silent after acknowledging a few messages (an outage):
+ * octopussink asks its encoder for one key frame, outage-restart ms after
+ * the first packet nobody acknowledged, however long the outage lasts. */
+GST_START_TEST (test_outage_asks_the_encoder_for_one_key_frame)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  gint port;
+  GstHarness *rx = start_receiver (&port);
+  GstHarness *tx = start_sender ("outage-restart=200", port);
+  GstElement *sink = gst_harness_find_element (tx, "octopussink");
+  GstStructure *stats;
+  guint64 restarts = 0;
+  guint forced = 0;
+  GstEvent *ev;
+
+  for (guint i = 0; i < 5; i++) {
+    fail_unless_equals_int (gst_harness_push (tx, message (500, i, rand)),
+        GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (rx));
+  }
+  gst_harness_teardown (rx);
+  /* 1.5 s of messages nobody acknowledges */
+  for (guint i = 5; i < 80; i++) {
+    fail_unless_equals_int (gst_harness_push (tx, message (500, i, rand)),
+        GST_FLOW_OK);
+    g_usleep (20000);
+    while ((ev = gst_harness_try_pull_upstream_event (tx))) {
+      if (gst_video_event_is_force_key_unit (ev)) {
+        gboolean all_headers = FALSE;
+
+        gst_video_event_parse_upstream_force_key_unit (ev, NULL,
+            &all_headers, NULL);
+        fail_unless (all_headers);
+        forced++;
+      }
+      gst_event_unref (ev);
+    }
+  }
+  fail_unless_equals_int (forced, 1);
+  g_object_get (sink, "stats", &stats, NULL);
+  gst_structure_get_uint64 (stats, "restarts", &restarts);
+  gst_structure_free (stats);
+  fail_unless_equals_uint64 (restarts, 1);
+
+  gst_object_unref (sink);
+  gst_harness_teardown (tx);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* Frames tagged as in case 1 (key frame, then TL0/TL1/TL2 droppers). */
 static GstBuffer *
 case1_frame (guint f)
@@ -599,6 +650,7 @@ octopus_sink_src_suite (void)
   tcase_add_test (tc, test_no_ack_is_a_warning);
   tcase_add_test (tc, test_restarted_sender_on_the_same_port_is_heard_at_once);
   tcase_add_test (tc, test_keyframe_request_reaches_the_encoder);
+  tcase_add_test (tc, test_outage_asks_the_encoder_for_one_key_frame);
   return s;
 }
 

@@ -118,6 +118,7 @@ octo_sender_new (const OctoSenderConfig *config, OctoTime now)
     .rules = config->rules,
     .drop_func = free_dropped,
     .user_data = s,
+    .restart_after = config->restart_after,
   };
   OctoSendPathConfig pc = {.max_rate = config->max_rate };
 
@@ -488,6 +489,12 @@ octo_sender_take_keyframe_request (OctoSender *s)
 
   s->keyframe_request_pending = FALSE;
   return pending;
+}
+
+gboolean
+octo_sender_take_restart (OctoSender *s, OctoTime now)
+{
+  return s->session && octo_send_session_take_restart (s->session, now);
 }
 
 guint32

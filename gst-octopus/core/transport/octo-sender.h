@@ -47,6 +47,10 @@ typedef struct {
   guint32 isn;                  /* wire seq of the first packet; unpredictable */
   guint n_paths;                /* 0 or 1: one path; else multipath */
   const gchar *scheduler;       /* multipath: octo_sched_names(); NULL: min-cost */
+  /* One path: an outage (this long with tracked packets sent and none
+   * acked) asks the app for a restart once (octo_sender_take_restart);
+   * 0: never.  Multipath moves a silent path's packets instead. */
+  OctoTime restart_after;
 } OctoSenderConfig;
 
 #define OCTO_SENDER_DEFAULT_MTU 1400
@@ -132,6 +136,12 @@ gboolean octo_sender_on_path_control (OctoSender *sender, guint path,
 /* TRUE once after an ACK asked for a key frame (the receiver's decoder
  * lost a reference): the application should encode one. */
 gboolean octo_sender_take_keyframe_request (OctoSender *sender);
+/* TRUE once per outage of the one path, once it is restart_after old
+ * (octo_send_session_take_restart): the application should encode a key
+ * frame, whose dropper lets the queues drop what the outage holds.
+ * octo_sender_poll()'s @wake includes when it is due.  Always FALSE over
+ * several paths. */
+gboolean octo_sender_take_restart (OctoSender *sender, OctoTime now);
 
 /* The rate the dropping rules see, bits/s. */
 guint64 octo_sender_bandwidth (const OctoSender *sender);

@@ -814,6 +814,73 @@ test_keyframe_request_taken_once_per_interval (void)
   octo_sender_free (s);
 }
 
+/* Sends one 100-byte message at @now and checks that it left. */
+static void
+send_one (OctoSender *s, OctoTime now)
+{
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  guint8 msg[100] = { 0 }, out[OCTO_SENDER_DEFAULT_MTU];
+  gboolean accepted;
+  OctoTime wake;
+
+  octo_msg_info_init (&info);
+  octo_sender_submit (s, &h, &info, msg, sizeof msg, now, &accepted);
+  g_assert_true (accepted);
+  g_assert_cmpuint (octo_sender_poll (s, now, out, &wake), >, 0);
+}
+
+/* An outage of the one path asks the application for one restart,
+ * restart_after after the first packet sent since the last ACK; the poll
+ * wakes for it; nothing asks before the first ACK, nor with
+ * restart_after 0. */
+static void
+test_an_outage_asks_for_one_restart (void)
+{
+  OctoSenderConfig c;
+  OctoSender *s;
+  OctoSenderStats st;
+  OctoAck ack = { .n_ranges = 1 };
+  guint8 ack_buf[OCTO_ACK_MAX_LEN], out[OCTO_SENDER_DEFAULT_MTU];
+  OctoTime wake;
+
+  octo_sender_config_init (&c);
+  octo_sender_config_ids_from_seed (&c, 4);
+  c.probe = FALSE;
+  c.restart_after = 500 * OCTO_MSECOND;
+  s = octo_sender_new (&c, 0);
+  send_one (s, 0);
+  g_assert_false (octo_sender_take_restart (s, OCTO_SECOND));
+
+  ack.conn_id = c.conn_id;
+  ack.ranges[0].first = ack.ranges[0].last = c.isn;
+  g_assert_true (octo_sender_on_control (s, ack_buf,
+          octo_ack_write (&ack, ack_buf, sizeof ack_buf),
+          OCTO_SECOND + 10 * OCTO_MSECOND));
+  send_one (s, OCTO_SECOND + 20 * OCTO_MSECOND);
+  send_one (s, OCTO_SECOND + 60 * OCTO_MSECOND);
+  g_assert_cmpuint (octo_sender_poll (s, OCTO_SECOND + 70 * OCTO_MSECOND,
+          out, &wake), ==, 0);
+  g_assert_cmpuint (wake, <=, OCTO_SECOND + 520 * OCTO_MSECOND);
+  g_assert_false (octo_sender_take_restart (s,
+          OCTO_SECOND + 519 * OCTO_MSECOND));
+  g_assert_true (octo_sender_take_restart (s,
+          OCTO_SECOND + 520 * OCTO_MSECOND));
+  g_assert_false (octo_sender_take_restart (s, 2 * OCTO_SECOND));
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.session.restarts, ==, 1);
+  octo_sender_free (s);
+
+  c.restart_after = 0;
+  s = octo_sender_new (&c, 0);
+  send_one (s, 0);
+  g_assert_true (octo_sender_on_control (s, ack_buf,
+          octo_ack_write (&ack, ack_buf, sizeof ack_buf), 10 * OCTO_MSECOND));
+  send_one (s, 20 * OCTO_MSECOND);
+  g_assert_false (octo_sender_take_restart (s, 10 * OCTO_SECOND));
+  octo_sender_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -848,6 +915,8 @@ main (int argc, char **argv)
       test_qualitative_frame_end_to_end);
   g_test_add_func ("/transport/sender/quco-backs-off-on-its-nacks-only",
       test_quco_sender_backs_off_on_its_nacks_only);
+  g_test_add_func ("/transport/sender/an-outage-asks-for-one-restart",
+      test_an_outage_asks_for_one_restart);
   g_test_add_func ("/transport/sender/keyframe-request-once-per-interval",
       test_keyframe_request_taken_once_per_interval);
   return g_test_run ();
