@@ -148,6 +148,10 @@ flow_config (const Run *run, OctoSenderConfig *sender)
       OCTO_SENDER_FIXED : OCTO_SENDER_BBR;
   if (scheme->endpoint == SIM_ENDPOINT_SALSIFY)
     sender->max_rate = SIM_SALSIFY_SEND_RATE;
+  /* the Octopus endpoint's app restarts after an outage, as the live
+   * senders' (outage-restart) */
+  if (scheme->endpoint == SIM_ENDPOINT_TRACE && scheme->tag)
+    sender->restart_after = OCTO_SEND_DEFAULT_RESTART_AFTER;
 }
 
 static gboolean

@@ -215,6 +215,9 @@ decide_frame (SimStream *st, OctoTime capture, OctoTime now,
         octo_vivo_on_send (&st->vivo);
       return n;
     default:
+      if (octo_sender_take_restart (sim_world_flow_sender (st->world,
+                  st->flow), now))
+        octo_trace_source_restart (st->source);
       n = octo_trace_source_next_frame (st->source, capture,
           octo_sender_app_rate (sim_world_flow_sender (st->world,
                   st->flow)), msgs);

@@ -8,6 +8,7 @@
 
 #include "octo-engine.h"
 #include "transport/octo-cc.h"
+#include "transport/octo-send-session.h"
 
 G_BEGIN_DECLS
 
@@ -31,7 +32,8 @@ OctoSenderCc gst_octopus_congestion_control_to_core (
 #define GST_OCTOPUS_SENDER_DEFAULT_BUFFER_SIZE OCTO_ENGINE_DEFAULT_LIMIT_BYTES
 #define GST_OCTOPUS_SENDER_DEFAULT_MAX_BITRATE 0
 #define GST_OCTOPUS_SENDER_DEFAULT_STATS_INTERVAL 1000
-#define GST_OCTOPUS_SENDER_DEFAULT_OUTAGE_RESTART 500
+#define GST_OCTOPUS_SENDER_DEFAULT_OUTAGE_RESTART \
+  (OCTO_SEND_DEFAULT_RESTART_AFTER / OCTO_MSECOND)
 
 /* "congestion-control", "rules", "buffer-size",
  * "max-bitrate", "estimated-bitrate" (read-only), "stats" (read-only),

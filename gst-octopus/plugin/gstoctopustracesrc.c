@@ -10,12 +10,15 @@
  * (sent-log) for eval/octo-metrics.
  *
  * The estimate comes from octopussink's upstream bandwidth event (or the
- * "bitrate" property until the first event). */
+ * "bitrate" property until the first event).  An upstream force-key-unit
+ * event (octopussink's, after an outage or on the receiver's request) makes
+ * the next frame a GoP start: the trace skips ahead to one. */
 #include "gstoctopustracesrc.h"
 
 #include <stdio.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include <gst/video/video.h>
 #include "octo-frame-log.h"
 #include "octo-trace-source.h"
 #include "transport/octo-packet.h"
@@ -59,6 +62,7 @@ struct _GstOctopusTraceSrc {
   guint64 bitrate;              /* transport estimate, link bits/s */
   guint level;
   gchar *sent_log;
+  gboolean key_unit_asked;      /* an upstream force-key-unit came */
 
   /* streaming thread */
   OctoTemporalTrace *temporal;
@@ -205,7 +209,7 @@ gst_octopus_trace_src_create (GstPushSrc *psrc, GstBuffer **out)
 
   if (self->next_pending == self->n_pending) {
     guint64 bw;
-    gboolean loop;
+    gboolean loop, restart;
     GST_OBJECT_LOCK (self);
     loop = self->loop;
     GST_OBJECT_UNLOCK (self);
@@ -213,7 +217,11 @@ gst_octopus_trace_src_create (GstPushSrc *psrc, GstBuffer **out)
       return GST_FLOW_EOS;
     GST_OBJECT_LOCK (self);
     bw = self->bitrate;
+    restart = self->key_unit_asked;
+    self->key_unit_asked = FALSE;
     GST_OBJECT_UNLOCK (self);
+    if (restart)
+      octo_trace_source_restart (self->source);
     self->n_pending = octo_trace_source_next_frame (self->source,
         octo_trace_source_capture_time (self->source, self->frame), bw,
         self->pending);
@@ -301,6 +309,13 @@ gst_octopus_trace_src_event (GstBaseSrc *bsrc, GstEvent *event)
     self->bitrate = bps;
     GST_OBJECT_UNLOCK (self);
     GST_DEBUG_OBJECT (self, "transport estimate %" G_GUINT64_FORMAT, bps);
+    return TRUE;
+  }
+  if (gst_video_event_is_force_key_unit (event)) {
+    GST_OBJECT_LOCK (self);
+    self->key_unit_asked = TRUE;
+    GST_OBJECT_UNLOCK (self);
+    GST_DEBUG_OBJECT (self, "key unit asked: the next frame starts a GoP");
     return TRUE;
   }
   return GST_BASE_SRC_CLASS (parent_class)->event (bsrc, event);

@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 
 #include "gst/octopus/gstoctopusmeta.h"
+#include <gst/video/video.h>
 
 static gchar *
 write_temp (const gchar *contents)
@@ -26,21 +27,42 @@ next_message (GstHarness *h)
   return buf;
 }
 
-GST_START_TEST (test_temporal_trace_replays_frames_with_layers)
+/* Plays a temporal trace (GoP 8) of @n_frames frames of 100 + f bytes,
+ * written to a temporary file (@path, for stop_replay()). */
+static GstHarness *
+start_temporal_replay (guint n_frames, gchar **path)
 {
   GString *trace = g_string_new ("8\n");
-  for (guint f = 0; f < 16; f++)
+  for (guint f = 0; f < n_frames; f++)
     g_string_append_printf (trace, "%u %u %u.5\n", f, 100 + f, 10 + f);
-  gchar *path = write_temp (trace->str);
+  *path = write_temp (trace->str);
   gchar *desc = g_strdup_printf ("octopustracesrc kind=temporal location=%s",
-      path);
+      *path);
   GstHarness *h = gst_harness_new_parse (desc);
+
+  g_free (desc);
+  g_string_free (trace, TRUE);
+  gst_harness_use_systemclock (h);
+  gst_harness_play (h);
+  return h;
+}
+
+static void
+stop_replay (GstHarness *h, gchar *path)
+{
+  gst_harness_teardown (h);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_START_TEST (test_temporal_trace_replays_frames_with_layers)
+{
+  gchar *path;
+  GstHarness *h = start_temporal_replay (16, &path);
   static const guint layer[] = { 0, 2, 1, 2, 0, 2, 1, 2 };
   static const guint prio[] = { 0, 3, 2, 3, 1, 3, 2, 3 };
   GstClockTime first = 0;
 
-  gst_harness_use_systemclock (h);
-  gst_harness_play (h);
   for (guint f = 0; f < 16; f++) {
     GstBuffer *buf = next_message (h);
     GstOctopusMeta *m = gst_buffer_get_octopus_meta (buf);
@@ -65,11 +87,44 @@ GST_START_TEST (test_temporal_trace_replays_frames_with_layers)
     fail_unless_equals_int (GST_READ_UINT16_BE (rec + 8), 0);
     gst_buffer_unref (buf);
   }
-  gst_harness_teardown (h);
-  g_unlink (path);
-  g_free (path);
-  g_free (desc);
-  g_string_free (trace, TRUE);
+  stop_replay (h, path);
+}
+
+GST_END_TEST;
+
+/* An upstream force-key-unit (octopussink's after an outage) makes the
+ * next frame a GoP start: the replay skips ahead to the trace's next key
+ * frame and goes on from there. */
+GST_START_TEST (test_key_unit_request_starts_a_gop)
+{
+  gchar *path;
+  GstHarness *h = start_temporal_replay (24, &path);
+  GstBuffer *buf;
+  GstOctopusMeta *m;
+  guint pulled = 0;
+
+  for (guint f = 0; f < 3; f++)
+    gst_buffer_unref (next_message (h));
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+              TRUE, 0)));
+  /* the frame being made when the event came may still be trace frame 3 */
+  do {
+    buf = next_message (h);
+    m = gst_buffer_get_octopus_meta (buf);
+    pulled++;
+    if (!m->keyframe)
+      gst_buffer_unref (buf);
+  } while (!m->keyframe && pulled < 3);
+  fail_unless (m->keyframe);
+  fail_unless (m->frame_id == 3 || m->frame_id == 4);
+  fail_unless_equals_int (gst_buffer_get_size (buf), 108);
+  gst_buffer_unref (buf);
+  buf = next_message (h);
+  fail_unless_equals_int (gst_buffer_get_size (buf), 109);
+  fail_unless (!gst_buffer_get_octopus_meta (buf)->keyframe);
+  gst_buffer_unref (buf);
+  stop_replay (h, path);
 }
 
 GST_END_TEST;
@@ -193,6 +248,7 @@ octopus_trace_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_temporal_trace_replays_frames_with_layers);
   tcase_add_test (tc, test_quality_trace_picks_level_from_estimate);
+  tcase_add_test (tc, test_key_unit_request_starts_a_gop);
   tcase_add_test (tc, test_trace_with_bad_line_is_an_actionable_error);
   tcase_add_test (tc, test_frame_log_writes_one_row_per_message);
   return s;

@@ -7,6 +7,8 @@
 struct _OctoTraceSource {
   OctoTraceSourceConfig config;
   guint64 next_frame;
+  guint64 skipped;              /* trace frames skipped by restarts */
+  gboolean restart;             /* the next frame starts a GoP */
   guint level;
 };
 
@@ -124,11 +126,47 @@ octo_trace_source_pick_level (const OctoTraceSourceConfig *c,
   return level;
 }
 
+void
+octo_trace_source_restart (OctoTraceSource *s)
+{
+  s->restart = TRUE;
+}
+
+/* Whether trace frame @pos starts a GoP. */
+static gboolean
+gop_start_at (const OctoTraceSource *s, guint64 pos)
+{
+  switch (s->config.kind) {
+    case OCTO_SOURCE_TEMPORAL:
+      return s->config.temporal->frames[pos %
+          s->config.temporal->n_frames].keyframe;
+    case OCTO_SOURCE_QUALITY:
+      return pos % s->config.quality->gop_len == 0;
+    case OCTO_SOURCE_CLOUD:
+      break;
+  }
+  return TRUE;
+}
+
+/* The trace position of @frame, after a pending restart skipped ahead to
+ * the next GoP start (within one pass of the trace: a temporal trace
+ * starts with a key frame). */
+static guint64
+trace_position (OctoTraceSource *s, guint64 frame)
+{
+  if (s->restart) {
+    s->restart = FALSE;
+    while (!gop_start_at (s, frame + s->skipped))
+      s->skipped++;
+  }
+  return frame + s->skipped;
+}
+
 static guint
-temporal_frame (OctoTraceSource *s, guint64 frame, OctoSourceMessage *out)
+temporal_frame (OctoTraceSource *s, guint64 pos, OctoSourceMessage *out)
 {
   const OctoTemporalTrace *t = s->config.temporal;
-  const OctoTemporalFrame *f = &t->frames[frame % t->n_frames];
+  const OctoTemporalFrame *f = &t->frames[pos % t->n_frames];
 
   out->layer = f->temporal_layer;
   out->keyframe = f->keyframe;
@@ -140,18 +178,18 @@ temporal_frame (OctoTraceSource *s, guint64 frame, OctoSourceMessage *out)
 }
 
 static guint
-quality_frame (OctoTraceSource *s, guint64 frame, guint64 estimate,
+quality_frame (OctoTraceSource *s, guint64 pos, guint64 estimate,
     OctoSourceMessage *out)
 {
   const OctoQualityTrace *t = s->config.quality;
-  gboolean gop_start = frame % t->gop_len == 0;
+  gboolean gop_start = pos % t->gop_len == 0;
   const OctoQualityLevel *level;
   const OctoQualityFrame *f;
 
   if ((gop_start || s->config.single_layer) && s->config.adapt)
     s->level = octo_trace_source_pick_level (&s->config, estimate);
   level = &t->levels[s->level];
-  f = &level->frames[frame % t->n_frames];
+  f = &level->frames[pos % t->n_frames];
   if (s->config.single_layer) {
     guint64 bytes = 0;
     for (guint k = 0; k < t->n_layers; k++)
@@ -207,16 +245,16 @@ guint
 octo_trace_source_next_frame (OctoTraceSource *s, OctoTime capture,
     guint64 estimate_bps, OctoSourceMessage *out)
 {
-  guint64 frame = s->next_frame++;
+  guint64 frame = s->next_frame++, pos = trace_position (s, frame);
   guint n;
 
   memset (out, 0, sizeof (OctoSourceMessage) * OCTO_SOURCE_MAX_MESSAGES);
   switch (s->config.kind) {
     case OCTO_SOURCE_TEMPORAL:
-      n = temporal_frame (s, frame, out);
+      n = temporal_frame (s, pos, out);
       break;
     case OCTO_SOURCE_QUALITY:
-      n = quality_frame (s, frame, estimate_bps, out);
+      n = quality_frame (s, pos, estimate_bps, out);
       break;
     default:
       n = cloud_frame (s, frame, estimate_bps, out);

@@ -3,7 +3,8 @@
  * their sizes, quality and the preset's dropping fields.  The quality
  * trace's level is chosen per GoP and the point cloud's layer count per
  * frame, from the bandwidth estimate the caller passes (the transport's).
- * The trace loops.  Used by the trace-replay element and by the simulator. */
+ * The trace loops; a restart (octo_trace_source_restart) skips to its next
+ * GoP start.  Used by the trace-replay element and by the simulator. */
 #pragma once
 
 #include "octo-preset.h"
@@ -70,6 +71,13 @@ OctoTime octo_trace_source_capture_time (const OctoTraceSource *source,
  * written to @out (<= OCTO_SOURCE_MAX_MESSAGES). */
 guint octo_trace_source_next_frame (OctoTraceSource *source,
     OctoTime capture, guint64 estimate_bps, OctoSourceMessage *out);
+/* Asks for a key frame (an encoder's force-key-unit): the next frame starts
+ * a GoP.  The trace skips ahead to its next GoP start (quality: the next
+ * multiple of gop_len; temporal: the next key frame), so the next frame and
+ * the ones after it are the trace's frames from there, and a quality
+ * source re-chooses its level there.  A point cloud has no GoP: nothing
+ * changes. */
+void octo_trace_source_restart (OctoTraceSource *source);
 /* The highest quality level, or the highest cloud layer, whose cumulative
  * link rate is <= @estimate_bps (0 if none): the apps' choice rule. */
 guint octo_trace_source_pick_level (const OctoTraceSourceConfig *config,

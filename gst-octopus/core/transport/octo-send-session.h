@@ -33,6 +33,10 @@ typedef struct {
   OctoTime restart_after;
 } OctoSendSessionConfig;
 
+/* The outage after which the shells and the simulator's Octopus endpoint
+ * ask for a restart (octopusrtpsender and octopussink outage-restart). */
+#define OCTO_SEND_DEFAULT_RESTART_AFTER (500 * OCTO_MSECOND)
+
 /* What every sender reports. */
 typedef struct {
   guint64 pacing_rate;          /* bits/s */

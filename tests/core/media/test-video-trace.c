@@ -134,6 +134,80 @@ test_source_gives_every_tagged_message_its_slack (void)
   g_free (path);
 }
 
+/* A restart makes the next frame a GoP start, the trace skipping ahead to
+ * its next one, and the frames after it follow the trace from there: on
+ * the temporal trace (GoP 8) a restart asked before frame 3 plays trace
+ * frames 8, 9, ... as frames 3, 4, ...; asked when the next frame starts a
+ * GoP anyway it skips nothing.  A quality source re-chooses its level there. */
+static void
+test_restart_starts_a_gop (void)
+{
+  gchar *path = data_path ("mot17-10-temp.trace");
+  GError *error = NULL;
+  OctoTemporalTrace *t = octo_temporal_trace_load (path, &error);
+  OctoSourceMessage out[OCTO_SOURCE_MAX_MESSAGES];
+  OctoTraceSourceConfig c;
+  OctoTraceSource *s;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->gop_len, ==, 8);
+  octo_trace_source_config_init (&c, OCTO_SOURCE_TEMPORAL);
+  c.temporal = t;
+  c.tag = TRUE;
+  s = octo_trace_source_new (&c, &error);
+  for (guint frame = 0; frame < 3; frame++)
+    octo_trace_source_next_frame (s, 0, 0, out);
+  octo_trace_source_restart (s);
+  for (guint i = 0; i < 9; i++) {
+    g_assert_cmpuint (octo_trace_source_next_frame (s, 0, 0, out), ==, 1);
+    g_assert_cmpuint (out[0].frame, ==, 3 + i);
+    g_assert_cmpuint (out[0].size, ==, t->frames[8 + i].size);
+    g_assert_cmpint (out[0].keyframe, ==, i % 8 == 0);
+    g_assert_cmpuint (out[0].layer, ==, t->frames[8 + i].temporal_layer);
+  }
+  /* at frame 12, trace frame 17: the next GoP start is trace frame 24 */
+  octo_trace_source_restart (s);
+  octo_trace_source_next_frame (s, 0, 0, out);
+  g_assert_true (out[0].keyframe);
+  g_assert_cmpuint (out[0].size, ==, t->frames[24].size);
+  /* asked when the next frame starts a GoP anyway: nothing skipped */
+  for (guint i = 25; i < 32; i++)
+    octo_trace_source_next_frame (s, 0, 0, out);
+  octo_trace_source_restart (s);
+  octo_trace_source_next_frame (s, 0, 0, out);
+  g_assert_true (out[0].keyframe);
+  g_assert_cmpuint (out[0].frame, ==, 20);
+  g_assert_cmpuint (out[0].size, ==, t->frames[32].size);
+  octo_trace_source_next_frame (s, 0, 0, out);
+  g_assert_false (out[0].keyframe);
+  g_assert_cmpuint (out[0].size, ==, t->frames[33].size);
+  octo_trace_source_free (s);
+  octo_temporal_trace_free (t);
+  g_free (path);
+
+  path = data_path ("mot17-10-quality.trace");
+  OctoQualityTrace *q = octo_quality_trace_load (path, &error);
+  g_assert_no_error (error);
+  octo_trace_source_config_init (&c, OCTO_SOURCE_QUALITY);
+  c.quality = q;
+  c.tag = TRUE;
+  c.adapt = TRUE;
+  s = octo_trace_source_new (&c, &error);
+  octo_trace_source_next_frame (s, 0, 0, out);
+  g_assert_cmpuint (octo_trace_source_level (s), ==, 0);
+  octo_trace_source_next_frame (s, 0, G_MAXUINT64, out);
+  g_assert_cmpuint (octo_trace_source_level (s), ==, 0);
+  octo_trace_source_restart (s);
+  octo_trace_source_next_frame (s, 0, G_MAXUINT64, out);
+  g_assert_true (out[0].keyframe);
+  g_assert_cmpuint (octo_trace_source_level (s), ==, q->n_levels - 1);
+  g_assert_cmpuint (out[0].size, ==,
+      q->levels[q->n_levels - 1].frames[q->gop_len].bytes[0]);
+  octo_trace_source_free (s);
+  octo_quality_trace_free (q);
+  g_free (path);
+}
+
 typedef gpointer (*LoadFunc) (const gchar *path, GError **error);
 
 static void
@@ -281,6 +355,8 @@ main (int argc, char **argv)
   g_test_add_func ("/video-trace/cloud", test_cloud_trace_loads_cells_and_layers);
   g_test_add_func ("/video-trace/source-slack",
       test_source_gives_every_tagged_message_its_slack);
+  g_test_add_func ("/video-trace/restart-starts-a-gop",
+      test_restart_starts_a_gop);
   g_test_add_func ("/video-trace/bad-files",
       test_bad_files_name_file_line_and_reason);
   g_test_add_func ("/video-trace/frame-rate",
