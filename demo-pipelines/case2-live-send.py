@@ -2,7 +2,9 @@
 """Live SVC sender for case studies 1 and 2: the shipped clip, looped and
 paced like a camera, encoded by octopussvcenc and tagged by octopustag.
 
-  case 1: VP8, 3 temporal layers, GoP 8, octopustag policy=framerate
+  case 1: VP8, 3 temporal layers, GoP 8, octopustag policy=framerate; a
+          quarter of the rate in TL0, key frames capped at 1.5 TL0 frames,
+          a 1 s rate-control buffer (libwebrtc's), at a fixed rate
   case 2: VP9, 3 spatial layers, no periodic key frame: every 10 frames a
           sync picture references no earlier frame (spatial-sync with
           intra-base-sync: its base layer is intra-coded), so the queues may
@@ -75,11 +77,22 @@ def main():
                    "times (CSV) to this file")
     p.add_argument("--estimates", help="write octopussink's estimate every 100 ms "
                    "(CSV) to this file")
+    p.add_argument("--encoder-options", default="",
+                   help="more octopussvcenc properties, e.g. \"layer-fractions=0.2,0.4,1\"")
+    p.add_argument("--sink-options", default="",
+                   help="more octopussink properties, e.g. \"outage-restart=0\"")
     args = p.parse_args()
 
     if args.case == 1:
+        # Every layer's frames about a frame's share, the key frame too (as in
+        # the artifact's case-1 traces): TL0 a quarter of the rate, its key
+        # frame at most 1.5 TL0 frames, libwebrtc's 1 s rate-control buffer.
+        # With libvpx's 6 s buffer and no cap the key frames took 89 % of the
+        # bits, so dropping TL1/TL2 shed little (design 8, session 19).
         encoder = (f"octopussvcenc name=encoder codec=vp8 temporal-layers=3 gop=8 bitrate={args.bitrate} "
-                   f"speed=8 ! octopustag policy=framerate slack={args.slack_ms}")
+                   f"layer-fractions=0.25,0.5,1 max-intra-bitrate-pct=150 buffer-size=1000 "
+                   f"buffer-initial-size=500 buffer-optimal-size=600 "
+                   f"speed=8 {args.encoder_options} ! octopustag policy=framerate slack={args.slack_ms}")
     else:
         # A key picture every 10 frames took 22-27 ms to encode at the median
         # and up to 32 ms with nothing else running (a sync picture, whose
@@ -91,11 +104,12 @@ def main():
         encoder = (f"octopussvcenc name=encoder codec=vp9 spatial-layers=3 gop=10000 "
                    f"spatial-sync=10 intra-base-sync=true bitrate={args.bitrate} "
                    f"max-bitrate={args.max_bitrate} speed=9 threads=2 follow-bandwidth=true "
-                   f"! octopustag policy=quality slack={args.slack_ms}")
+                   f"{args.encoder_options} ! octopustag policy=quality slack={args.slack_ms}")
     if args.paths:
         sink = f'octopussink name=sink paths="{args.paths}" scheduler={args.scheduler}'
     else:
         sink = f"octopussink name=sink host={args.host} port={args.port}"
+    sink += f" {args.sink_options}"
     # identity sync=true releases each frame at its time (no preroll), so
     # capture times are the clock times a camera would give.
     desc = (f'filesrc location="{args.clip}" ! decodebin ! videoconvert ! videoscale '

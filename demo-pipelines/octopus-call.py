@@ -188,7 +188,8 @@ def send(args, port, paths):
            f"--dump={args.out}/layers.bin", f"--encoded-log={args.out}/encoded.csv",
            f"--estimates={args.out}/estimates.csv",
            f"--sink-stats={args.out}/sink-stats.json", f"--max-bitrate={args.max_bitrate}",
-           f"--slack-ms={args.slack_ms}"]
+           f"--slack-ms={args.slack_ms}", f"--encoder-options={args.encoder_options}",
+           f"--sink-options={args.sink_options}"]
     if args.scheduler:
         cmd += [f"--paths={','.join(paths)}", f"--scheduler={args.scheduler}"]
     else:
@@ -295,6 +296,10 @@ def main():
                         "case 2, 0 for case 1)")
     p.add_argument("--max-bitrate", type=int, default=20000000,
                    help="case 2: the most the encoder may follow the estimate to, bits/s")
+    p.add_argument("--encoder-options", default="",
+                   help="more octopussvcenc properties (case2-live-send.py --encoder-options)")
+    p.add_argument("--sink-options", default="",
+                   help="more octopussink properties (case2-live-send.py --sink-options)")
     p.add_argument("--clip", default=os.path.join(ROOT, "data", "media", "bigbuckbunny.mp4"))
     p.add_argument("--out", required=True)
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
