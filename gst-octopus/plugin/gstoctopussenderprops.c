@@ -124,6 +124,7 @@ gst_octopus_sender_param_outage_restart (void)
       "outage), send one upstream force-key-unit event, so that the "
       "key frame's dropper lets the queues drop what the outage holds "
       "(0 = never; one path only: over several, a silent path's packets "
-      "move to the others)", 0, G_MAXUINT,
+      "move to the others; an encoder with frequent key frames or syncs "
+      "gives the queues droppers without it)", 0, G_MAXUINT,
       GST_OCTOPUS_SENDER_DEFAULT_OUTAGE_RESTART, RW);
 }
