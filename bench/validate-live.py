@@ -2,8 +2,8 @@
 """The simulator against a live scheme of eval/live-eval.py on the same
 trace, RTT and clip: real GCC (rtpgccbwe in demo-pipelines/webrtc-call.py's
 gcc arm, or Chromium's, chromium-gcc) against the simulator's gcc scheme,
-and make demo's two arms (case2-octopus, case2-droptail) against octopus and
-octobbr (issue 17).
+make demo's two arms (case2-octopus, case2-droptail) and live case 1's
+(case1-octopus, case1-droptail) against octopus and octobbr (issue 17).
 
 For every valid real run of LIVE_OUT/runs.json (the load guard's verdict)
 the simulator replays the same stretch of the same down trace: the Mahimahi
@@ -16,7 +16,7 @@ after the real run's median capture->encoded lag (--encode-lag-ms;
 --no-encode-lag: at capture), the same RTT (2 x the run's --delay-ms) and
 the clip's own video trace as that arm encodes it (eval/clip-video-trace.py:
 bbb-360p-vp8.trace for the gcc arms, bbb-360p-live-quality.trace for make
-demo's). Both sides are scored by the same code (octo-metrics' summary.json;
+demo's, bbb-360p-live-temp.trace for case 1's). Both sides are scored by the same code (octo-metrics' summary.json;
 utilisation as in live-eval.py: link bytes of messages delivered whole over
 the capacity the trace offered while the sender captured). Prints per run
 and the means per trace and over all valid runs, with the ratio sim / real;
@@ -57,8 +57,15 @@ VIDEO = os.path.join(ROOT, "data", "traces", "video")
 SIMULATED = {"gcc": ("gcc", "bbb-360p-vp8.trace"),
              "chromium-gcc": ("gcc", "bbb-360p-vp8.trace"),
              "case2-octopus": ("octopus", "bbb-360p-live-quality.trace"),
-             "case2-droptail": ("octobbr", "bbb-360p-live-quality.trace")}
+             "case2-droptail": ("octobbr", "bbb-360p-live-quality.trace"),
+             "case1-octopus": ("octopus", "bbb-360p-live-temp.trace"),
+             "case1-droptail": ("octobbr", "bbb-360p-live-temp.trace")}
 DEFAULT_DELAY_MS = 30           # live-eval.py's default --delay-ms
+
+
+def case_of(scheme):
+    """The case study a live-eval scheme runs: case1-* are case 1."""
+    return 1 if scheme.startswith("case1") else 2
 
 
 def uses_up_trace(scheme):
@@ -138,7 +145,8 @@ def simulate(args, record, out):
                                                      math.ceil(span + drain) + 5000)))
                     + "\n")
     rtt = 2 * record.get("delay_ms", DEFAULT_DELAY_MS)
-    subprocess.run([args.sim, "--case=2", f"--scheme={args.sim_scheme}",
+    subprocess.run([args.sim, f"--case={case_of(record['scheme'])}",
+                    f"--scheme={args.sim_scheme}",
                     f"--video={args.video}", f"--rtt-ms={rtt}",
                     f"--duration-ms={round(span)}", f"--drain-ms={max(lag, round(drain))}",
                     f"--encode-lag-ms={lag}",
@@ -155,6 +163,7 @@ def simulate(args, record, out):
             p99_until(args, out, (span - interval - args.exclude_tail_ms) * 1e6,
                       os.path.join(out, "until")),
             "utilisation": 100 * summary["utilization"],
+            "p99_aoi_ms": summary["p99_aoi_ms"],
             "start_ms": start, "duration_ms": round(span), "drain_ms": round(drain),
             "encode_lag_ms": lag, "rtt_ms": rtt}
 
@@ -168,7 +177,8 @@ def p99_until(args, run_dir, until_ns, out):
     """p99 latency of @run_dir's frames captured up to @until_ns, scored by
     octo-metrics from the run's sender and receiver logs (the simulator
     writes the same logs), as if the run had ended there."""
-    subprocess.run([args.metrics, "--case=2", f"--sent={run_dir}/sent.csv",
+    subprocess.run([args.metrics, f"--case={case_of(args.scheme)}",
+                    f"--sent={run_dir}/sent.csv",
                     f"--received={run_dir}/received.csv",
                     f"--captured-until-ns={int(until_ns)}", f"--out={out}"],
                    check=True, capture_output=True)
@@ -181,10 +191,16 @@ def mean(values):
     return sum(values) / len(values) if values else None
 
 
+# compared; the verdict is on the first two (p99 AoI, case 1's goal metric,
+# is shown beside them)
+METRICS = ("p99_latency_ms", "utilisation", "p99_aoi_ms")
+
+
 def compare(rows):
     """Means over @rows of (real, sim) per metric and the ratio sim / real."""
     result = {}
-    for key in ("p99_latency_ms", "utilisation"):
+    for key in (k for k in METRICS
+                if all(k in r["real"] and k in r["sim"] for r in rows)):
         real = mean([r["real"][key] for r in rows])
         sim = mean([r["sim"][key] for r in rows])
         result[key] = {"real": real, "sim": sim,
@@ -288,8 +304,8 @@ def main():
         for trace, c in verdict["traces"].items():
             print(f"  {trace} ({c['runs']} valid runs): " + "; ".join(
                 f"{key} real {c[key]['real']:.1f} sim {c[key]['sim']:.1f} "
-                f"ratio {c[key]['ratio']:.2f}" for key in ("p99_latency_ms", "utilisation")))
-        for key in ("p99_latency_ms", "utilisation"):
+                f"ratio {c[key]['ratio']:.2f}" for key in METRICS if key in c))
+        for key in (k for k in METRICS if k in verdict):
             c = verdict[key]
             print(f"  mean over {len(valid)} valid runs {key}: real {c['real']:.1f} "
                   f"sim {c['sim']:.1f} ratio {c['ratio']:.2f}")

@@ -48,6 +48,18 @@ from gst_stats import structure_to_dict  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+# Case 1's encoder at a fixed rate.  Every layer's frames about a frame's
+# share, the key frame too (as in the artifact's case-1 traces): TL0 a
+# quarter of the rate, its key frame at most 1.5 TL0 frames, libwebrtc's 1 s
+# rate-control buffer.  With libvpx's 6 s buffer and no cap the key frames
+# took 89 % of the bits, so dropping TL1/TL2 shed little (design 8, session
+# 19).  eval/clip-video-trace.py encodes the simulator's trace with it.
+CASE1_ENCODER = ("codec=vp8 temporal-layers=3 gop=8 layer-fractions=0.25,0.5,1 "
+                 "max-intra-bitrate-pct=150 buffer-size=1000 buffer-initial-size=500 "
+                 "buffer-optimal-size=600 speed=8")
+CASE1_BITRATE = 2000000
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -55,7 +67,7 @@ def main():
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5004)
     p.add_argument("--seconds", type=float, default=20)
-    p.add_argument("--bitrate", type=int, default=2000000,
+    p.add_argument("--bitrate", type=int, default=CASE1_BITRATE,
                    help="initial (case 2) or fixed (case 1) target, bits/s")
     p.add_argument("--clip", default=os.path.join(ROOT, "data/media/bigbuckbunny.mp4"))
     p.add_argument("--dump", required=True, help="octopussvclog layer dump to write")
@@ -84,15 +96,8 @@ def main():
     args = p.parse_args()
 
     if args.case == 1:
-        # Every layer's frames about a frame's share, the key frame too (as in
-        # the artifact's case-1 traces): TL0 a quarter of the rate, its key
-        # frame at most 1.5 TL0 frames, libwebrtc's 1 s rate-control buffer.
-        # With libvpx's 6 s buffer and no cap the key frames took 89 % of the
-        # bits, so dropping TL1/TL2 shed little (design 8, session 19).
-        encoder = (f"octopussvcenc name=encoder codec=vp8 temporal-layers=3 gop=8 bitrate={args.bitrate} "
-                   f"layer-fractions=0.25,0.5,1 max-intra-bitrate-pct=150 buffer-size=1000 "
-                   f"buffer-initial-size=500 buffer-optimal-size=600 "
-                   f"speed=8 {args.encoder_options} ! octopustag policy=framerate slack={args.slack_ms}")
+        encoder = (f"octopussvcenc name=encoder {CASE1_ENCODER} bitrate={args.bitrate} "
+                   f"{args.encoder_options} ! octopustag policy=framerate slack={args.slack_ms}")
     else:
         # A key picture every 10 frames took 22-27 ms to encode at the median
         # and up to 32 ms with nothing else running (a sync picture, whose

@@ -12,6 +12,11 @@ that the simulator carries the same video as `make live-eval`:
                       pattern, flags and key-frame cap of webrtc-call.py's
                       octopus arms (its configure_temporal_layers), at
                       --vp8-bitrate.
+  NAME-live-temp.trace
+                      VP8, 3 temporal layers, GoP 8, as live case 1 encodes
+                      them (demo-pipelines/case2-live-send.py CASE1_ENCODER:
+                      octopussvcenc, every layer's frames near a frame's
+                      share) at its fixed 2 Mbit/s and 25 fps.
   NAME-live-quality.trace
                       VP9, 3 spatial layers as `make demo` encodes them
                       (demo-pipelines/case2-live-send.py: no periodic key
@@ -84,6 +89,17 @@ def webrtc_call():
     spec.loader.exec_module(call)
     assert (call.WIDTH, call.HEIGHT) == (WIDTH, HEIGHT)
     return call
+
+
+def live_send():
+    """demo-pipelines/case2-live-send.py as a module: the live case-1
+    encoder's settings."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "case2_live_send", os.path.join(ROOT, "demo-pipelines", "case2-live-send.py"))
+    send = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(send)
+    return send
 
 
 def trace_frames(args, clip, gop):
@@ -204,14 +220,22 @@ def quality_trace(args, clip, work, kind):
     return [f"{gop} {n_layers} {FPS}"] + lines, stats
 
 
-def temporal_trace(args, clip, work):
-    """Lines of the VP8 3-TL trace and its statistics."""
-    call = webrtc_call()
+def temporal_trace(args, clip, work, kind):
+    """Lines of a VP8 3-TL trace and its statistics: the WebRTC arms'
+    vp8enc (kind "temp") or live case 1's octopussvcenc ("live-temp")."""
     dump = os.path.join(work, "vp8-tl.dump")
     n_frames = trace_frames(args, clip, VP8_GOP)
-    print(f"clip-video-trace: vp8 3 TL {args.vp8_bitrate} bit/s ...", file=sys.stderr)
-    encode(clip, n_frames, f"{call.VP8_ENCODER} ! octopustag policy=framerate", dump,
-           lambda enc: call.configure_temporal_layers(enc, args.vp8_bitrate))
+    if kind == "temp":
+        call = webrtc_call()
+        print(f"clip-video-trace: vp8 3 TL {args.vp8_bitrate} bit/s ...", file=sys.stderr)
+        encode(clip, n_frames, f"{call.VP8_ENCODER} ! octopustag policy=framerate", dump,
+               lambda enc: call.configure_temporal_layers(enc, args.vp8_bitrate))
+    else:
+        send = live_send()
+        print(f"clip-video-trace: live case 1, {send.CASE1_BITRATE} bit/s ...",
+              file=sys.stderr)
+        encode(clip, n_frames, f"octopussvcenc name=enc {send.CASE1_ENCODER} "
+               f"bitrate={send.CASE1_BITRATE} ! octopustag policy=framerate", dump)
     sizes = read_dump(dump)
     ssim = score(args, dump, "vp8", 3, work)
     rows = frames_of(sizes, ssim, n_frames, 1)
@@ -255,14 +279,15 @@ def main():
                    help="aggregate rates of the live-quality trace, kbit/s")
     p.add_argument("--vp8-bitrate", type=int, default=3000000,
                    help="the VP8 3-TL rate (webrtc-call.py's octopus arm)")
-    p.add_argument("--only", choices=["quality", "live", "temp", "vp8"], action="append",
+    p.add_argument("--only", choices=["quality", "live", "temp", "live-temp", "vp8"],
+                   action="append",
                    help="write only these traces (repeatable; default all)")
     args = p.parse_args()
     Gst.init(None)
     if not Gst.ElementFactory.find("octopussvclog"):
         sys.exit("clip-video-trace: no octopussvclog: eval \"$(scripts/gst-env.sh)\"")
     clip = webrtc_call().load_clip(args.clip)
-    which = args.only or ["quality", "live", "temp", "vp8"]
+    which = args.only or ["quality", "live", "temp", "live-temp", "vp8"]
     prov_path = os.path.join(args.out, f"{args.name}.provenance.json")
     provenance = {}
     if os.path.exists(prov_path):
@@ -282,10 +307,13 @@ def main():
               "gstreamer": Gst.version_string()}
     with tempfile.TemporaryDirectory() as work:
         for kind in which:
-            if kind == "temp":
-                lines, stats = temporal_trace(args, clip, work)
-                detail = {"encoder": "vp8enc, webrtc-call.py configure_temporal_layers",
-                          "bitrate": args.vp8_bitrate, "gop": VP8_GOP,
+            if kind in ("temp", "live-temp"):
+                lines, stats = temporal_trace(args, clip, work, kind)
+                live = live_send()
+                detail = {"encoder": "vp8enc, webrtc-call.py configure_temporal_layers"
+                          if kind == "temp" else f"octopussvcenc {live.CASE1_ENCODER}",
+                          "bitrate": args.vp8_bitrate if kind == "temp"
+                          else live.CASE1_BITRATE, "gop": VP8_GOP,
                           "frames": len(lines) - 1, "stats": stats}
             else:
                 levels = args.live_levels if kind == "live" else args.levels

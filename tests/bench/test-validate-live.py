@@ -48,6 +48,16 @@ def main():
     ok &= check(v.SIMULATED["case2-octopus"] == ("octopus", "bbb-360p-live-quality.trace")
                 and v.SIMULATED["case2-droptail"][0] == "octobbr",
                 "make demo's arms have their simulated counterparts")
+    ok &= check(v.SIMULATED["case1-octopus"] == ("octopus", "bbb-360p-live-temp.trace")
+                and v.SIMULATED["case1-droptail"][0] == "octobbr"
+                and v.case_of("case1-droptail") == 1 and v.case_of("case2-octopus") == 2
+                and v.case_of("gcc") == 2,
+                "live case 1's arms have theirs, simulated as case 1")
+    aoi = [dict(r, real=dict(r["real"], p99_aoi_ms=a), sim=dict(r["sim"], p99_aoi_ms=b))
+           for r, a, b in zip(rows, (200, 400), (220, 380))]
+    ok &= check(v.compare(aoi)["p99_aoi_ms"] == {"real": 300, "sim": 300, "ratio": 1.0}
+                and "p99_aoi_ms" not in c,
+                "p99 AoI compared where both sides have it")
     ok &= check(v.uses_up_trace("case2-quco") and v.uses_up_trace("case1-octopus")
                 and not v.uses_up_trace("gcc") and not v.uses_up_trace("mp-min-cost"),
                 "octopus-call.py's one-link arms replay the up trace, the others not")
@@ -88,7 +98,7 @@ def main():
                 if i != 3:
                     late = 2000 if i >= 95 else 50 + i
                     f.write(f"{i},0,{(1000 + 100 * i + late) * 10**6}\n")
-        args = argparse.Namespace(metrics=sys.argv[2])
+        args = argparse.Namespace(metrics=sys.argv[2], scheme="case2-octopus")
         everything = v.p99_until(args, tmp, 10900 * 10**6, os.path.join(tmp, "all"))
         ok &= check(abs(everything - 2000) < 1e-6,
                     "up to the last capture: the last frames' 2 s set p99")
