@@ -58,6 +58,12 @@ CASE1_ENCODER = ("codec=vp8 temporal-layers=3 gop=8 layer-fractions=0.25,0.5,1 "
                  "max-intra-bitrate-pct=150 buffer-size=1000 buffer-initial-size=500 "
                  "buffer-optimal-size=600 speed=8")
 CASE1_BITRATE = 2000000
+# Case 2's encoder, its rate following the transport (case 2 below): no
+# periodic key picture, every layer afresh from an intra base every 10
+# frames (why: at the key picture's encode cost, below).
+# eval/clip-video-trace.py encodes the simulator's trace with it.
+CASE2_ENCODER = ("codec=vp9 spatial-layers=3 gop=10000 spatial-sync=10 "
+                 "intra-base-sync=true speed=9 threads=2")
 
 
 def main():
@@ -106,9 +112,8 @@ def main():
         # frame interval (25 fps, paced as it is) once the shim and the
         # receiver share the two cores (design 8).  The intra base
         # layer gives the queues the dropper the key picture's had.
-        encoder = (f"octopussvcenc name=encoder codec=vp9 spatial-layers=3 gop=10000 "
-                   f"spatial-sync=10 intra-base-sync=true bitrate={args.bitrate} "
-                   f"max-bitrate={args.max_bitrate} speed=9 threads=2 follow-bandwidth=true "
+        encoder = (f"octopussvcenc name=encoder {CASE2_ENCODER} bitrate={args.bitrate} "
+                   f"max-bitrate={args.max_bitrate} follow-bandwidth=true "
                    f"{args.encoder_options} ! octopustag policy=quality slack={args.slack_ms}")
     if args.paths:
         sink = f'octopussink name=sink paths="{args.paths}" scheduler={args.scheduler}'

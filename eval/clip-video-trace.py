@@ -50,6 +50,7 @@ versions, mean rate and SSIM per level).  Needs GST_PLUGIN_PATH with the
 octopus and octopussvc plugins (scripts/gst-env.sh) and octo-svc-quality."""
 import argparse
 import datetime
+import functools
 import json
 import math
 import os
@@ -72,9 +73,6 @@ warnings.filterwarnings("ignore", "GObject.ValueArray", DeprecationWarning)
 WIDTH, HEIGHT, FPS = 640, 360, 25
 SVC_GOP, VP8_GOP = 10, 8
 SVC_FRACTIONS = (0.2, 0.5, 1.0)     # octopussvcenc's default spatial split
-# make demo's case-2 encoder (demo-pipelines/case2-live-send.py)
-LIVE_SVC = ("codec=vp9 spatial-layers=3 gop=10000 spatial-sync=10 "
-            "intra-base-sync=true speed=9")
 DUMP_MAGIC = b"OSVCDMP1"
 DUMP_HEADER = struct.Struct("<IBBBBQI")    # svc-encoder/core/svc-dump.h
 
@@ -91,9 +89,10 @@ def webrtc_call():
     return call
 
 
+@functools.cache
 def live_send():
-    """demo-pipelines/case2-live-send.py as a module: the live case-1
-    encoder's settings."""
+    """demo-pipelines/case2-live-send.py as a module: the live encoders'
+    settings (CASE1_ENCODER, CASE2_ENCODER)."""
     import importlib.util
     spec = importlib.util.spec_from_file_location(
         "case2_live_send", os.path.join(ROOT, "demo-pipelines", "case2-live-send.py"))
@@ -198,7 +197,7 @@ def quality_trace(args, clip, work, kind):
         dump = os.path.join(work, f"{kind}-{kbps}.dump")
         if kind == "live":
             n_layers, fractions, gop = 3, SVC_FRACTIONS, SVC_GOP
-            encoder = (f"octopussvcenc name=enc {LIVE_SVC} threads=2 "
+            encoder = (f"octopussvcenc name=enc {live_send().CASE2_ENCODER} "
                        f"bitrate={kbps * 1000} max-bitrate=0")
         elif codec == "vp9":
             n_layers, fractions, gop = 3, SVC_FRACTIONS, SVC_GOP
@@ -320,7 +319,7 @@ def main():
                 lines, stats = quality_trace(args, clip, work, kind)
                 detail = {"encoder": {"quality": "octopussvcenc codec=vp9 spatial-layers=3 "
                                                  "gop=10 speed=8",
-                                      "live": f"octopussvcenc {LIVE_SVC}",
+                                      "live": f"octopussvcenc {live_send().CASE2_ENCODER}",
                                       "vp8": webrtc_call().WEBRTC_VP8_ENCODER}[kind],
                           "levels_kbps": levels, "stats": stats,
                           "fps": FPS,
