@@ -86,6 +86,7 @@ struct _OctoBbr {
   guint64 seq_at_backoff;
   guint64 last_sent_seq;
   guint64 backoff_bdp;
+  gboolean delay_backoff;       /* PROBE_RTT is a delay backoff, not a probe */
 
   guint32 rng;
 };
@@ -304,6 +305,8 @@ exit_probe_rtt (OctoBbr *b, OctoTime now)
 static void
 check_probe_rtt (OctoBbr *b, guint64 delivered, guint64 inflight, OctoTime now)
 {
+  if (b->delay_backoff)
+    return;
   if (b->mode != OCTO_BBR_PROBE_RTT && b->min_rtt_expired && !b->idle_restart) {
     b->mode = OCTO_BBR_PROBE_RTT;
     b->pacing_gain = 1;
@@ -330,7 +333,9 @@ check_probe_rtt (OctoBbr *b, guint64 delivered, guint64 inflight, OctoTime now)
   b->idle_restart = FALSE;
 }
 
-/* Delay-BBR's delay response (paper 003, Algorithms 3-5). */
+/* Delay-BBR's delay response (paper 003, Algorithms 3-5), for congestion
+ * only: an expired min RTT is probed as BBR does (check_probe_rtt; header,
+ * design §5). */
 static void
 delay_response (OctoBbr *b, const OctoRateSample *rs, guint64 inflight,
     OctoTime now)
@@ -348,20 +353,19 @@ delay_response (OctoBbr *b, const OctoRateSample *rs, guint64 inflight,
       b->baseline_rtt != 0 &&
       b->srtt > OCTO_DBBR_CONGESTED_RATIO * b->baseline_rtt;
 
-  if (b->mode != OCTO_BBR_PROBE_RTT && b->filled_pipe &&
-      (b->min_rtt_expired || congested)) {
+  if (congested) {
     b->mode = OCTO_BBR_PROBE_RTT;
+    b->delay_backoff = TRUE;
     b->seq_at_backoff = b->last_sent_seq;
     b->srtt = 0;
     b->baseline_rtt = 0;
     b->pacing_gain = OCTO_DBBR_BACKOFF_GAIN;
     b->backoff_bdp = bdp_bytes (b, 1.0);
-    /* The drain stands in for the 10 s probe: do not re-trigger at once. */
-    b->min_rtt_stamp = now;
-    b->min_rtt_expired = FALSE;
   }
-  if (b->mode == OCTO_BBR_PROBE_RTT && inflight < b->backoff_bdp)
+  if (b->delay_backoff && inflight < b->backoff_bdp) {
+    b->delay_backoff = FALSE;
     enter_probe_bw (b, now);
+  }
 }
 
 static void
@@ -385,7 +389,7 @@ set_cwnd (OctoBbr *b, const OctoRateSample *rs, guint64 delivered)
       delivered < (guint64) OCTO_BBR_INITIAL_PACKETS * b->config.mss)
     b->cwnd += rs->newly_acked;
   b->cwnd = MAX (b->cwnd, min_pipe_cwnd (b));
-  if (b->mode == OCTO_BBR_PROBE_RTT && b->config.algorithm == OCTO_CC_BBR)
+  if (b->mode == OCTO_BBR_PROBE_RTT && !b->delay_backoff)
     b->cwnd = MIN (b->cwnd, probe_rtt_cwnd (b));
 }
 
@@ -409,8 +413,7 @@ octo_bbr_on_ack (OctoBbr *b, const OctoRateSample *rs, guint64 delivered,
   update_min_rtt (b, rs, now);
   if (b->config.algorithm == OCTO_CC_DELAY_BBR)
     delay_response (b, rs, inflight, now);
-  else
-    check_probe_rtt (b, delivered, inflight, now);
+  check_probe_rtt (b, delivered, inflight, now);
   set_pacing_rate_with_gain (b, b->pacing_gain);
   set_cwnd (b, rs, delivered);
 }

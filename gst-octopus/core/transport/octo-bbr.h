@@ -8,9 +8,15 @@
  *
  * Delay-BBR (paper 003 and the authors' code): the cycle is
  * {1.11, 0.9, 1, 1, 1, 1, 1, 1}; in PROBE_BW a smoothed RTT (new sample
- * weight 0.95) above 1.2 x the baseline RTT, or an expired min RTT, enters a
- * PROBE_RTT that paces at 0.75 until bytes in flight fall below the BDP,
- * instead of shrinking the window to 4 packets.
+ * weight 0.95) above 1.2 x the baseline RTT enters a PROBE_RTT that paces at
+ * 0.75 until bytes in flight fall below the BDP (a delay backoff), instead
+ * of shrinking the window.  An expired min RTT is probed as BBR does (half
+ * the BDP for 200 ms and a round), not by that backoff as in the paper:
+ * flows sharing a queue all backing off at 0.75 never empty it, so each
+ * takes the queue's delay for its propagation time, or (keeping its old
+ * minimum) starves against a newcomer that measured it so (design §5).  Its min RTT only ever
+ * falls (the paper's Algorithm 3): a path whose propagation delay grows
+ * beyond twice the minimum is held to a window below its BDP.
  *
  * Fed rate samples from octo-flight.h; all sizes are link bytes, rates bits/s. */
 #pragma once

@@ -306,6 +306,38 @@ test_delay_bbr_backs_off_when_rtt_grows (void)
   octo_bbr_free (s.bbr);
 }
 
+/* No RTT near the minimum for 10 s: Delay-BBR probes it as BBR does (a
+ * window of half the BDP at gain 1, then back to PROBE_BW), not by its
+ * 0.75 delay backoff, and the expired minimum gives way to the newest
+ * sample. */
+static void
+test_delay_bbr_probes_an_expired_min_rtt_as_bbr (void)
+{
+  Script s;
+  script_init (&s, OCTO_CC_DELAY_BBR);
+  reach_probe_bw (&s);
+  OctoTime last_min = s.now;
+  /* above the similar-sample bound, below the congestion ratio */
+  OctoTime longer = RTT * 115 / 100;
+  guint64 half_bdp = BW * longer / 8 / OCTO_SECOND / 2;
+
+  while (s.now + longer <= last_min + OCTO_BBR_MIN_RTT_WINDOW) {
+    ack (&s, BW, longer, BDP);
+    g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
+  }
+  ack (&s, BW, longer, BDP);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
+  g_assert_cmpfloat (octo_bbr_pacing_gain (s.bbr), ==, 1.0);
+  g_assert_cmpuint (octo_bbr_min_rtt (s.bbr), ==, longer);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, half_bdp);
+
+  for (guint i = 0; i < 8 && octo_bbr_mode (s.bbr) == OCTO_BBR_PROBE_RTT; i++)
+    ack (&s, BW, longer, half_bdp);
+  g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
+  g_assert_cmpuint (octo_bbr_cwnd (s.bbr), >, half_bdp);
+  octo_bbr_free (s.bbr);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -322,5 +354,7 @@ main (int argc, char **argv)
       test_delay_bbr_uses_gentle_gain_cycle);
   g_test_add_func ("/transport/delay-bbr/backs-off-when-rtt-grows",
       test_delay_bbr_backs_off_when_rtt_grows);
+  g_test_add_func ("/transport/delay-bbr/probes-an-expired-min-rtt-as-bbr",
+      test_delay_bbr_probes_an_expired_min_rtt_as_bbr);
   return g_test_run ();
 }
