@@ -134,7 +134,7 @@ def main():
                  "is GST_PLUGIN_PATH set to the octopus and octopussvc plugins?")
 
     loop = GLib.MainLoop()
-    state = {"looping": False, "sink_stats": None}
+    state = {"sink_stats": None}
 
     def seek_segment(flags):
         pipeline.seek(1.0, Gst.Format.TIME, flags | Gst.SeekFlags.SEGMENT,
@@ -143,11 +143,6 @@ def main():
     def on_message(_bus, msg):
         if msg.type == Gst.MessageType.SEGMENT_DONE:
             seek_segment(Gst.SeekFlags.NONE)      # seamless loop of the clip
-        elif (msg.type == Gst.MessageType.STATE_CHANGED and msg.src == pipeline
-              and msg.parse_state_changed()[1] == Gst.State.PLAYING
-              and not state["looping"]):
-            state["looping"] = True
-            seek_segment(Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE)
         elif msg.type == Gst.MessageType.ERROR:
             err, dbg = msg.parse_error()
             print(f"case2-live-send: {err.message} ({dbg})", file=sys.stderr)
@@ -177,9 +172,27 @@ def main():
         pad.add_probe(Gst.PadProbeType.BUFFER, probe)
         return False
 
-    GLib.timeout_add(int(args.seconds * 1000), end_of_run)
+    def start_loop():
+        # The looping segment seek flushes, so it comes before PLAYING: the
+        # first frame, held by identity sync=true in PAUSED, is flushed
+        # before anything is captured, and the clip's frame 0 is the
+        # stream's frame 0 at its clock time (a seek after PLAYING sent
+        # frame 0 twice, the first one stamped before it left).
+        seek_segment(Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE)
+        load.start()
+        pipeline.set_state(Gst.State.PLAYING)
+        GLib.timeout_add(int(args.seconds * 1000), end_of_run)
+        return False
+
+    def on_first_buffer(_pad, _info):
+        # decodebin has linked the clip to the pacer: it can be seeked
+        GLib.idle_add(start_loop)
+        return Gst.PadProbeReturn.REMOVE
+
     load = LoadLog(pipeline)
-    pipeline.set_state(Gst.State.PLAYING)
+    pipeline.get_by_name("pace").get_static_pad("sink").add_probe(
+        Gst.PadProbeType.BUFFER, on_first_buffer)
+    pipeline.set_state(Gst.State.PAUSED)
     loop.run()
     pipeline.set_state(Gst.State.NULL)
     if args.encoded_log:
@@ -199,10 +212,13 @@ class LoadLog:
         self.captured = []        # frame -> capture_ns
         self.encoded = {}         # frame -> [encoded_ns, bytes]
         self.estimates = []
+        self.pipeline = pipeline
         self.sink = pipeline.get_by_name("sink")
-        pipeline.get_by_name("pace").get_static_pad("src").add_probe(
+
+    def start(self):
+        self.pipeline.get_by_name("pace").get_static_pad("src").add_probe(
             Gst.PadProbeType.BUFFER, self.on_captured)
-        pipeline.get_by_name("encoder").get_static_pad("src").add_probe(
+        self.pipeline.get_by_name("encoder").get_static_pad("src").add_probe(
             Gst.PadProbeType.BUFFER, self.on_encoded)
         GLib.timeout_add(100, self.on_tick)
 

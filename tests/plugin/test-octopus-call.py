@@ -7,8 +7,9 @@ here, checking the folder eval/live-eval.py reads:
              frame and a decode lag per decoded picture, the shim's
              departure timing error was recorded in both directions, the
              transport's estimate was logged, frames were shown at
-             latencies a 2.4 Mbit/s link allows, and the metrics in
-             call.json are octo-metrics' (summary.json).
+             latencies a 2.4 Mbit/s link allows, the clip's frames were
+             sent once each from its frame 0 at its frame interval, and the
+             metrics in call.json are octo-metrics' (summary.json).
   two links  (--scheduler min-cost) each link's shim carried data down,
              both traces count as capacity, frames were shown (how many
              varies from run to run: 43-64 of 120 here; the live table is
@@ -56,6 +57,11 @@ def check_one_link(call, out):
     load = call["load"]
     encoded = read_csv(os.path.join(out, "encoded.csv"))
     frames = read_csv(os.path.join(out, "frames.csv"))
+    sent = {}
+    for r in read_csv(os.path.join(out, "sent.csv")):
+        sent.setdefault(int(r["frame"]), int(r["capture_ns"]))
+    first = [sent[f] for f in sorted(sent)[:10]]
+    steps = [b - a for a, b in zip(first, first[1:])]
     shown = [float(r["latency_ms"]) for r in frames if r["shown"] == "1"]
     estimates = [int(r["estimated_bitrate"]) for r in read_csv(os.path.join(out, "estimates.csv"))]
     timing = call["shim"]["departure_timing_error_ms"]
@@ -76,6 +82,9 @@ def check_one_link(call, out):
               f"the last one: {load['decode_lag_ms']}"),
         check(timing["down"]["count"] > 0 and timing["up"]["count"] > 0,
               f"the shim's departure timing, both directions: {timing}"),
+        check(len(steps) == 9 and max(steps) - min(steps) < 1000000,
+              f"the first frames sent at the clip's frame interval (a seek after "
+              f"the start sent frame 0 twice): steps {[round(t / 1e6, 1) for t in steps]} ms"),
         check(max(estimates, default=0) > 0,
               f"estimates logged: max {max(estimates, default=0)}"),
         check(len(shown) > len(frames) / 2 and 0 < call["p99_latency_ms"] < 3000,
