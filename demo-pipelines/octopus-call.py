@@ -13,7 +13,7 @@ message's arrival and decodes with octopussvcdec as a viewer would.
     octopus-call.py --single-link b --trace A.down --trace-b B.down ...
 
 --queue: the shim's queue (octopus, droptail, quco; QUCO's arm also sets
-octopussink congestion-control=quco qualitative=layered).  --scheduler:
+octopussink congestion-control=quco, or --quco-cc, and qualitative=layered).  --scheduler:
 multipath over two shim links (--trace and --trace-b, each with its own
 one-way delay), the Octopus queue on both; --single-link a|b is the same
 setting with one of the two links only (the multipath table's
@@ -195,7 +195,7 @@ def send(args, port, paths):
     else:
         cmd += [f"--port={port + 1}"]
     if args.queue == "quco" and not (args.scheduler or args.single_link):
-        cmd += ["--congestion-control=quco", "--qualitative=layered"]
+        cmd += [f"--congestion-control={args.quco_cc}", "--qualitative=layered"]
     print(f"octopus-call: {args.label}: sending {os.path.basename(args.clip)} live for "
           f"{args.seconds} s ...", file=sys.stderr, flush=True)
     with open(os.path.join(args.out, "tx.log"), "w") as log:
@@ -274,6 +274,9 @@ def main():
     p.add_argument("--queue", choices=("octopus", "droptail", "quco"), default="octopus")
     p.add_argument("--quco-queue", help="the quco arm's shim queue spec (default quco: "
                    "thresholds at 50/75/90 %% of the 375 KB buffer)")
+    p.add_argument("--quco-cc", choices=("quco", "trim-aware-bbr"), default="quco",
+                   help="the quco arm's controller: QUCO's window (Algorithm 3) or BBR "
+                   "that also backs off on the queue's trim NACKs")
     p.add_argument("--scheduler", help="multipath over --trace and --trace-b with this "
                    "octopussink scheduler (min-cost, min-rtt, wrr, edcld, sfl)")
     p.add_argument("--single-link", choices=("a", "b"),

@@ -111,6 +111,20 @@ reach_probe_bw (Script *s)
   g_assert_cmpint (octo_bbr_mode (s->bbr), ==, OCTO_BBR_PROBE_BW);
 }
 
+/* ACKs at @rtt, no sample near the minimum, until the 10 s window has
+ * passed: PROBE_BW until the last. */
+static void
+ack_until_min_rtt_expires (Script *s, OctoTime rtt)
+{
+  OctoTime last_min = s->now;
+
+  while (s->now + rtt <= last_min + OCTO_BBR_MIN_RTT_WINDOW) {
+    ack (s, BW, rtt, BDP);
+    g_assert_cmpint (octo_bbr_mode (s->bbr), ==, OCTO_BBR_PROBE_BW);
+  }
+  ack (s, BW, rtt, BDP);
+}
+
 /* No RTT sample at or below min_rtt for 10 s: PROBE_RTT with a window of
  * half the BDP (BBRv2/v3, not BBRv1's 4 packets) for 200 ms and a round,
  * then back to PROBE_BW. */
@@ -120,16 +134,11 @@ test_probe_rtt_after_min_rtt_expires (void)
   Script s;
   script_init (&s, OCTO_CC_BBR);
   reach_probe_bw (&s);
-  OctoTime last_min = s.now;
   OctoTime longer = RTT + 10 * OCTO_MSECOND;
   /* the expired minimum is replaced by the newest sample */
   guint64 half_bdp = BW * longer / 8 / OCTO_SECOND / 2;        /* 45000 */
 
-  while (s.now + longer <= last_min + OCTO_BBR_MIN_RTT_WINDOW) {
-    ack (&s, BW, longer, BDP);
-    g_assert_cmpint (octo_bbr_mode (s.bbr), !=, OCTO_BBR_PROBE_RTT);
-  }
-  ack (&s, BW, longer, BDP);
+  ack_until_min_rtt_expires (&s, longer);
   g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
   g_assert_cmpuint (octo_bbr_min_rtt (s.bbr), ==, longer);
   g_assert_cmpuint (octo_bbr_cwnd (s.bbr), ==, half_bdp);
@@ -316,16 +325,11 @@ test_delay_bbr_probes_an_expired_min_rtt_as_bbr (void)
   Script s;
   script_init (&s, OCTO_CC_DELAY_BBR);
   reach_probe_bw (&s);
-  OctoTime last_min = s.now;
   /* above the similar-sample bound, below the congestion ratio */
   OctoTime longer = RTT * 115 / 100;
   guint64 half_bdp = BW * longer / 8 / OCTO_SECOND / 2;
 
-  while (s.now + longer <= last_min + OCTO_BBR_MIN_RTT_WINDOW) {
-    ack (&s, BW, longer, BDP);
-    g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_BW);
-  }
-  ack (&s, BW, longer, BDP);
+  ack_until_min_rtt_expires (&s, longer);
   g_assert_cmpint (octo_bbr_mode (s.bbr), ==, OCTO_BBR_PROBE_RTT);
   g_assert_cmpfloat (octo_bbr_pacing_gain (s.bbr), ==, 1.0);
   g_assert_cmpuint (octo_bbr_min_rtt (s.bbr), ==, longer);
