@@ -201,9 +201,11 @@ def int_array(values):
 
 
 def set_layer_bitrates(enc, bitrate):
-    """TL0 40 %, TL0+TL1 60 % of the rate (case1-vp8-send.py's split)."""
+    """TL0 a quarter, TL0+TL1 half of the rate, as live case 1's encoder
+    (case2-live-send.py CASE1_ENCODER layer-fractions, design 6): the
+    queues then hold TL1 and TL2 frames, half the bytes, to drop."""
     enc.set_property("temporal-scalability-target-bitrate",
-                     int_array([bitrate * 4 // 10, bitrate * 6 // 10, bitrate]))
+                     int_array([bitrate // 4, bitrate // 2, bitrate]))
     enc.set_property("target-bitrate", bitrate)
 
 
@@ -217,12 +219,12 @@ def configure_temporal_layers(enc, bitrate):
     Gst.util_set_object_arg(enc, "temporal-scalability-layer-sync-flags", SYNC_FLAGS)
     enc.set_property("error-resilient", 1)
     enc.set_property("keyframe-max-dist", 8)
-    # A key frame within TL0's per-frame budget (40 % of the rate over a
-    # quarter of the frames: 160 % of the mean frame).  Uncapped, vp8enc
-    # spends ~80 kB per key frame at 2 Mbit/s, the key frames alone exceed
-    # the rate, and each one (a dropper with threshold 0) purges the
-    # backlogged GoP before it, TL0 frames included.
-    enc.set_property("max-intra-bitrate", 160)
+    # A key frame of at most 1.5 TL0 frames (a quarter of the rate over a
+    # quarter of the frames: 150 % of the mean frame), as live case 1's.
+    # Uncapped, vp8enc spends ~80 kB per key frame at 2 Mbit/s, the key
+    # frames alone exceed the rate, and each one (a dropper with threshold
+    # 0) purges the backlogged GoP before it, TL0 frames included.
+    enc.set_property("max-intra-bitrate", 150)
 
 
 SCHEMES = ["octopus", "gcc", "octopus-gcc", "octopus-bbr", "octopus-svc",
@@ -485,8 +487,9 @@ class Sender:
                       "! rtpvp9svcpay name=pay timestamp-offset=0 mtu=1200 "
                       "marker-per-layer-frame=true ")
         else:
-            encode = ((f"{VP8_ENCODER} " if octopus else f"{WEBRTC_VP8_ENCODER} ")
-                      + f"target-bitrate={args.bitrate} "
+            # every VP8 arm has libwebrtc's rate control; the Octopus arms'
+            # layers, GoP and key-frame cap: configure_temporal_layers
+            encode = (f"{WEBRTC_VP8_ENCODER} target-bitrate={args.bitrate} "
                       + ("! octopustag policy=framerate " if octopus else "")
                       + "! rtpvp8pay name=pay timestamp-offset=0 mtu=1200 "
                         "picture-id-mode=15-bit ")

@@ -227,7 +227,7 @@ def temporal_trace(args, clip, work, kind):
     if kind == "temp":
         call = webrtc_call()
         print(f"clip-video-trace: vp8 3 TL {args.vp8_bitrate} bit/s ...", file=sys.stderr)
-        encode(clip, n_frames, f"{call.VP8_ENCODER} ! octopustag policy=framerate", dump,
+        encode(clip, n_frames, f"{call.WEBRTC_VP8_ENCODER} ! octopustag policy=framerate", dump,
                lambda enc: call.configure_temporal_layers(enc, args.vp8_bitrate))
     else:
         send = live_send()
