@@ -334,8 +334,8 @@ check_probe_rtt (OctoBbr *b, guint64 delivered, guint64 inflight, OctoTime now)
 }
 
 /* Delay-BBR's delay response (paper 003, Algorithms 3-5), for congestion
- * only: an expired min RTT is probed as BBR does (check_probe_rtt; header,
- * design §5). */
+ * only: an expired min RTT is probed as BBR does (check_probe_rtt; see the
+ * header). */
 static void
 delay_response (OctoBbr *b, const OctoRateSample *rs, guint64 inflight,
     OctoTime now)

@@ -14,9 +14,8 @@
  * the BDP for 200 ms and a round), not by that backoff as in the paper:
  * flows sharing a queue all backing off at 0.75 never empty it, so each
  * takes the queue's delay for its propagation time, or (keeping its old
- * minimum) starves against a newcomer that measured it so (design §5).  Its min RTT only ever
- * falls (the paper's Algorithm 3): a path whose propagation delay grows
- * beyond twice the minimum is held to a window below its BDP.
+ * minimum) starves against a newcomer that measured it so (design §8,
+ * "Delay-BBR and the schedulers against their paper").
  *
  * Fed rate samples from octo-flight.h; all sizes are link bytes, rates bits/s. */
 #pragma once
