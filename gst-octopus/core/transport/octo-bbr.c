@@ -305,8 +305,6 @@ exit_probe_rtt (OctoBbr *b, OctoTime now)
 static void
 check_probe_rtt (OctoBbr *b, guint64 delivered, guint64 inflight, OctoTime now)
 {
-  if (b->delay_backoff)
-    return;
   if (b->mode != OCTO_BBR_PROBE_RTT && b->min_rtt_expired && !b->idle_restart) {
     b->mode = OCTO_BBR_PROBE_RTT;
     b->pacing_gain = 1;
@@ -315,7 +313,8 @@ check_probe_rtt (OctoBbr *b, guint64 delivered, guint64 inflight, OctoTime now)
         MAX (b->prior_cwnd, b->cwnd) : b->cwnd;
     b->probe_rtt_done_stamp = 0;
   }
-  if (b->mode == OCTO_BBR_PROBE_RTT) {
+  /* a delay backoff is PROBE_RTT too; delay_response ends it */
+  if (b->mode == OCTO_BBR_PROBE_RTT && !b->delay_backoff) {
     if (b->probe_rtt_done_stamp == 0 && inflight <= probe_rtt_cwnd (b)) {
       b->probe_rtt_done_stamp = now + OCTO_BBR_PROBE_RTT_TIME;
       b->probe_rtt_round_done = FALSE;
