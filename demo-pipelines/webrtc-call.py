@@ -171,18 +171,20 @@ LAYER_FLAGS = ("<no-ref-golden+no-upd-golden+no-upd-alt,"
 SYNC_FLAGS = "<false,true,true,false,false,true,true,false>"
 
 
-VP8_ENCODER = "vp8enc name=enc deadline=1 cpu-used=8 threads=2"
-# The gcc arm's VP8 encoder, rate control as libwebrtc sets libvpx's for a
-# call (LibvpxVp8Encoder::InitEncode): CBR over a 1 s buffer (500 ms at the
-# start, 600 ms optimal), undershoot 100 %, overshoot 15 %, quantiser 2-56,
-# a key frame at most 0.5 x the optimal buffer x fps / 10 of the mean frame
-# (750 % at 25 fps), one every 3000 frames (libwebrtc's interval) or on
-# request.  vp8enc's default (VBR) follows a lowered target over seconds:
-# on ATT it kept sending 0.9-1.2 Mbit/s for 5 s against a target of 0.2-0.3
-# (design 8).  libwebrtc also lets the encoder skip frames (at 30 % of the
-# buffer); this arm does not, as no arm's encoder skips frames.
+# Every VP8 arm's encoder (the Octopus arms' layers, GoP and key-frame cap
+# are configure_temporal_layers's, set over it), rate control as libwebrtc
+# sets libvpx's for a call (LibvpxVp8Encoder::InitEncode): CBR over a 1 s
+# buffer (500 ms at the start, 600 ms optimal), undershoot 100 %, overshoot
+# 15 %, quantiser 2-56, a key frame at most 0.5 x the optimal buffer x fps /
+# 10 of the mean frame (750 % at 25 fps), one every 3000 frames (libwebrtc's
+# interval) or on request.  vp8enc's default (VBR) follows a lowered target
+# over seconds: on ATT it kept sending 0.9-1.2 Mbit/s for 5 s against a
+# target of 0.2-0.3 (design 8).  libwebrtc also lets the encoder skip frames
+# (at 30 % of the buffer); these arms do not, as no arm's encoder skips
+# frames.
 WEBRTC_VP8_BUFFER_OPTIMAL_MS = 600
-WEBRTC_VP8_ENCODER = (f"{VP8_ENCODER} end-usage=cbr buffer-initial-size=500 "
+WEBRTC_VP8_ENCODER = ("vp8enc name=enc deadline=1 cpu-used=8 threads=2 end-usage=cbr "
+                      "buffer-initial-size=500 "
                       f"buffer-optimal-size={WEBRTC_VP8_BUFFER_OPTIMAL_MS} buffer-size=1000 "
                       "undershoot=100 overshoot=15 min-quantizer=2 max-quantizer=56 "
                       f"max-intra-bitrate={WEBRTC_VP8_BUFFER_OPTIMAL_MS * FPS // 20} "

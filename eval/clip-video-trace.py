@@ -8,10 +8,10 @@ that the simulator carries the same video as `make live-eval`:
                       demo-pipelines/webrtc-call.py; case 2's encoder), one
                       encoding per aggregate rate of --levels; per-layer
                       cumulative rates are the encoder's own split.
-  NAME-temp.trace     VP8, 3 temporal layers, GoP 8: vp8enc with the layer
-                      pattern, flags and key-frame cap of webrtc-call.py's
-                      octopus arms (its configure_temporal_layers), at
-                      --vp8-bitrate.
+  NAME-temp.trace     VP8, 3 temporal layers, GoP 8: vp8enc as webrtc-call.py's
+                      octopus arms run it (WEBRTC_VP8_ENCODER's rate control,
+                      configure_temporal_layers's layer pattern, split, flags
+                      and key-frame cap), at --vp8-bitrate.
   NAME-live-temp.trace
                       VP8, 3 temporal layers, GoP 8, as live case 1 encodes
                       them (demo-pipelines/case2-live-send.py CASE1_ENCODER:
@@ -309,7 +309,8 @@ def main():
             if kind in ("temp", "live-temp"):
                 lines, stats = temporal_trace(args, clip, work, kind)
                 live = live_send()
-                detail = {"encoder": "vp8enc, webrtc-call.py configure_temporal_layers"
+                detail = {"encoder": "vp8enc, webrtc-call.py WEBRTC_VP8_ENCODER and "
+                                     "configure_temporal_layers"
                           if kind == "temp" else f"octopussvcenc {live.CASE1_ENCODER}",
                           "bitrate": args.vp8_bitrate if kind == "temp"
                           else live.CASE1_BITRATE, "gop": VP8_GOP,
