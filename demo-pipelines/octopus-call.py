@@ -15,7 +15,7 @@ message's arrival and decodes with octopussvcdec as a viewer would.
 --queue: the shim's queue (octopus, droptail, quco; QUCO's arm also sets
 octopussink congestion-control=quco, or --quco-cc, and qualitative=layered).  --scheduler:
 multipath over two shim links (--trace and --trace-b, each with its own
-one-way delay), the Octopus queue on both; --single-link a|b is the same
+one-way delay), the --queue on both (octopus or droptail); --single-link a|b is the same
 setting with one of the two links only (the multipath table's
 single-path arms; like the multipath arms, no up-link trace).  --case 1 sends VP8 with 3
 temporal layers (GoP 8, fixed rate), case 2 (default) VP9 with 3 spatial
@@ -78,7 +78,8 @@ class Receiver:
                 f'filesink location="{args.webm}"' if args.webm else "fakesink sync=false")
         self.pipeline = Gst.parse_launch(
             f'octopussrc name=src port={port} caps="{CAPS[args.case]}" '
-            f"reorder-wait={args.reorder_wait_ms} ! tee name=t "
+            f"reorder-wait={args.reorder_wait_ms} resend-wait={args.resend_wait_ms} "
+            f"! tee name=t "
             f't. ! queue ! octopusframelog location="{args.out}/received.csv" '
             f"t. ! queue ! octopussvcdec name=dec request-keyframe={REQUEST_KEYFRAME[args.case]} "
             f"! queue ! {show}")
@@ -142,7 +143,7 @@ def up_trace(down):
 def start_shim(args, name, trace, delay_ms, listen, forward):
     stem = f"shim-{name}" if name else "shim"
     multipath = args.scheduler or args.single_link
-    queue = "octopus" if multipath else args.queue
+    queue = args.queue
     if queue == "quco" and args.quco_queue:
         queue = args.quco_queue
     cmd = [os.path.join(args.build, "router-shim", "octopus-shim"),
@@ -189,7 +190,8 @@ def send(args, port, paths):
            f"--estimates={args.out}/estimates.csv",
            f"--sink-stats={args.out}/sink-stats.json", f"--max-bitrate={args.max_bitrate}",
            f"--slack-ms={args.slack_ms}", f"--encoder-options={args.encoder_options}",
-           f"--sink-options={args.sink_options}"]
+           f"--sink-options={args.sink_options}"
+           + (" resend-keyframes=true" if args.resend_keyframes else "")]
     if args.scheduler:
         cmd += [f"--paths={','.join(paths)}", f"--scheduler={args.scheduler}"]
     else:
@@ -293,6 +295,9 @@ def main():
                    "an older one split over the other path (default: 30 with --scheduler, "
                    "the links' 10 ms difference in one-way delay plus queueing skew; "
                    "else 0)")
+    p.add_argument("--resend-wait-ms", type=int, default=250,
+                   help="octopussrc resend-wait: how long a complete message waits for an "
+                        "older one whose sender resends lost packets (--resend-keyframes)")
     p.add_argument("--slack-ms", type=int, default=-1,
                    help="octopustag slack (ms) of every message: droppable only after "
                         "queueing this long (-1, the default: the policy's, 10 for "
@@ -303,6 +308,10 @@ def main():
                    help="more octopussvcenc properties (case2-live-send.py --encoder-options)")
     p.add_argument("--sink-options", default="",
                    help="more octopussink properties (case2-live-send.py --sink-options)")
+    p.add_argument("--resend-keyframes", action="store_true",
+                   help="with --scheduler: octopussink resend-keyframes (lost packets of "
+                        "key frames sent again on the faster link; octopussrc holds newer "
+                        "frames up to its resend-wait for them)")
     p.add_argument("--clip", default=os.path.join(ROOT, "data", "media", "bigbuckbunny.mp4"))
     p.add_argument("--out", required=True)
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -317,6 +326,10 @@ def main():
                         "keeps the load record; trace, RTT and video are its own)")
     args = p.parse_args()
     args.build = os.path.abspath(args.build)
+    if args.queue == "quco" and (args.scheduler or args.single_link):
+        p.error("--queue=quco is single-path (its sender is not multipath)")
+    if args.resend_keyframes and not args.scheduler:
+        p.error("--resend-keyframes needs --scheduler (it resends over both links)")
     if args.scheduler and args.single_link:
         p.error("--scheduler (both links) and --single-link exclude each other")
     if args.reorder_wait_ms is None:

@@ -14,7 +14,9 @@ live case studies (demo-pipelines/octopus-call.py): case2-octopus,
 case2-droptail, case2-quco (make demo's case 2 and QUCO's arm), case1-octopus,
 case1-droptail, and over two links (TRACE as link a, 5G-driving-1 as link b
 unless --call-arg=--trace-b=PATH): mp-SCHEDULER (min-cost, min-rtt, wrr,
-edcld, sfl) and the single-path arms mp-single-a, mp-single-b.
+edcld, sfl), mp-SCHEDULER-resend (the same, resending lost packets of key
+frames: octopus-call.py --resend-keyframes) and the single-path arms
+mp-single-a, mp-single-b.
 
 --call-arg passes ARG to every call (repeat it for several),
 e.g. --call-arg=--twcc-interval-ms=50 to compare a receiver setting, or
@@ -304,6 +306,8 @@ def call_command(args, trace, scheme, run_dir):
         options = [f"--case={case[-1]}", f"--queue={arm}"]
     elif case == "mp" and arm in ("single-a", "single-b"):
         options = [f"--single-link={arm[-1]}"]
+    elif case == "mp" and arm.endswith("-resend"):
+        options = [f"--scheduler={arm[:-len('-resend')]}", "--resend-keyframes"]
     elif case == "mp" and arm:
         options = [f"--scheduler={arm}"]
     else:

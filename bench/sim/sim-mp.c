@@ -190,7 +190,7 @@ queue_message (Flow *fl, guint32 frame, guint n_frags, guint32 last_size,
     app->frag = i;
     app->n_frags = n_frags;
     app->capture = now;
-    octo_mp_session_enqueue (fl->session, &p, now, now);
+    octo_mp_session_enqueue (fl->session, &p, now, FALSE, now);
   }
 }
 

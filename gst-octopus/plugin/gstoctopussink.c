@@ -77,6 +77,7 @@ enum {
   PROP_PATHS,
   PROP_SCHEDULER,
   PROP_OUTAGE_RESTART,
+  PROP_RESEND_KEYFRAMES,
 };
 
 #define DEFAULT_HOST "127.0.0.1"
@@ -117,6 +118,7 @@ gst_octopus_qualitative_get_type (void)
 }
 #define DEFAULT_PATHS NULL
 #define DEFAULT_SCHEDULER "min-cost"
+#define DEFAULT_RESEND_KEYFRAMES FALSE
 
 /* EOS waits for the send buffer to drain, but not forever (no receiver). */
 #define EOS_DRAIN_TIMEOUT (5 * GST_SECOND)
@@ -148,6 +150,7 @@ struct _GstOctopusSink {
   OctoQFrame frame;
   gchar *paths;
   gchar *scheduler;
+  gboolean resend_keyframes;
 
   /* transport state (lock) */
   GMutex lock;
@@ -200,7 +203,8 @@ add_path_stats (GstOctopusSink *self, GstStructure *s,
       "scheduler", G_TYPE_STRING, st->scheduler,
       "messages-committed", G_TYPE_UINT64, st->mp.messages_committed,
       "packets-expired", G_TYPE_UINT64, st->mp.packets_expired,
-      "packets-superseded", G_TYPE_UINT64, st->mp.packets_superseded, NULL);
+      "packets-superseded", G_TYPE_UINT64, st->mp.packets_superseded,
+      "packets-resent", G_TYPE_UINT64, st->mp.packets_resent, NULL);
   gst_value_array_init (&array, self->n_paths);
   g_value_init (&v, GST_TYPE_STRUCTURE);
   for (guint i = 0; i < self->n_paths; i++) {
@@ -660,6 +664,7 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   config.probe = self->probe;
   config.probe_ceiling = self->probe_ceiling;
   config.restart_after = self->outage_restart * GST_MSECOND;
+  config.resend_keyframes = self->resend_keyframes;
   self->qualitative_mode = self->qualitative;
   GST_OBJECT_UNLOCK (self);
   octo_qframe_reset (&self->frame);
@@ -972,6 +977,9 @@ gst_octopus_sink_set_property (GObject *object, guint prop_id,
       g_free (self->scheduler);
       self->scheduler = g_value_dup_string (value);
       break;
+    case PROP_RESEND_KEYFRAMES:
+      self->resend_keyframes = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1054,6 +1062,9 @@ gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_SCHEDULER:
       g_value_set_string (value, self->scheduler);
+      break;
+    case PROP_RESEND_KEYFRAMES:
+      g_value_set_boolean (value, self->resend_keyframes);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1164,6 +1175,14 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
           "Multipath packet scheduler: min-cost (least RTT/2 + queued/rate, "
           "paper 003), wrr (weighted round robin by bandwidth), edcld, sfl "
           "(water filling) or min-rtt", DEFAULT_SCHEDULER, rw));
+  g_object_class_install_property (gobject_class, PROP_RESEND_KEYFRAMES,
+      g_param_spec_boolean ("resend-keyframes", "Resend key frames",
+          "Multipath: resend the lost packets of key frames (GstOctopusMeta "
+          "keyframe) on the path of least RTT until 500 ms after capture; "
+          "a message a queue dropped by its rules stays dropped.  Their "
+          "packets say so, and octopussrc holds newer messages up to its "
+          "resend-wait for them.  Ignored with one path",
+          DEFAULT_RESEND_KEYFRAMES, rw));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class, "Octopus sink",
@@ -1203,6 +1222,7 @@ gst_octopus_sink_init (GstOctopusSink *self)
   octo_qframe_init (&self->frame);
   self->paths = g_strdup (DEFAULT_PATHS);
   self->scheduler = g_strdup (DEFAULT_SCHEDULER);
+  self->resend_keyframes = DEFAULT_RESEND_KEYFRAMES;
   self->wake_fd = -1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->drained);

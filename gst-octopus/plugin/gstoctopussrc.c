@@ -54,6 +54,7 @@ enum {
   PROP_MAX_TOTAL_PARTIAL_BYTES,
   PROP_TIMEOUT,
   PROP_REORDER_WAIT,
+  PROP_RESEND_WAIT,
   PROP_ACK_EVERY,
   PROP_MAX_PEERS,
   PROP_PEER_TIMEOUT,
@@ -71,6 +72,7 @@ enum {
 #define DEFAULT_MAX_TOTAL_PARTIAL_BYTES OCTO_RECEIVER_DEFAULT_PARTIAL_BUDGET
 #define DEFAULT_TIMEOUT (OCTO_RECEIVER_DEFAULT_TIMEOUT / GST_MSECOND)
 #define DEFAULT_REORDER_WAIT 0
+#define DEFAULT_RESEND_WAIT (OCTO_RECEIVER_DEFAULT_RESEND_WAIT / OCTO_MSECOND)
 #define DEFAULT_ACK_EVERY OCTO_ACKER_DEFAULT_EVERY
 #define DEFAULT_MAX_PEERS OCTO_PEER_TABLE_DEFAULT_MAX_PEERS
 #define DEFAULT_PEER_TIMEOUT (OCTO_PEER_TABLE_DEFAULT_TIMEOUT / GST_MSECOND)
@@ -111,6 +113,7 @@ struct _GstOctopusSrc {
   guint64 max_total_partial_bytes;
   guint timeout;
   guint reorder_wait;
+  guint resend_wait;            /* ms */
   guint ack_every;
   guint max_peers;
   guint peer_timeout;
@@ -315,6 +318,7 @@ peer_table_config (GstOctopusSrc *self, OctoPeerTableConfig *config)
   config->receiver.max_partial_bytes = self->max_partial_bytes;
   config->receiver.timeout = self->timeout * GST_MSECOND;
   config->receiver.reorder_wait = self->reorder_wait * GST_MSECOND;
+  config->receiver.resend_wait = self->resend_wait * GST_MSECOND;
   config->receiver.ack_every = self->ack_every;
   config->max_total_partial_bytes = self->max_total_partial_bytes;
   GST_OBJECT_UNLOCK (self);
@@ -712,6 +716,10 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
       self->reorder_wait = g_value_get_uint (value);
       self->peer_config_changed = TRUE;
       break;
+    case PROP_RESEND_WAIT:
+      self->resend_wait = g_value_get_uint (value);
+      self->peer_config_changed = TRUE;
+      break;
     case PROP_ACK_EVERY:
       self->ack_every = g_value_get_uint (value);
       self->peer_config_changed = TRUE;
@@ -799,6 +807,9 @@ gst_octopus_src_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_REORDER_WAIT:
       g_value_set_uint (value, self->reorder_wait);
+      break;
+    case PROP_RESEND_WAIT:
+      g_value_set_uint (value, self->resend_wait);
       break;
     case PROP_ACK_EVERY:
       g_value_set_uint (value, self->ack_every);
@@ -893,6 +904,12 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
           "up as late): a multipath sender splits messages over paths of "
           "different delays; 0 = never wait (one path keeps the order)", 0,
           1000, DEFAULT_REORDER_WAIT, rw));
+  g_object_class_install_property (gobject_class, PROP_RESEND_WAIT,
+      g_param_spec_uint ("resend-wait", "Resend wait",
+          "Milliseconds a complete message waits for an older incomplete "
+          "message whose sender resends its lost packets (octopussink "
+          "resend-keyframes), if longer than reorder-wait", 0, 1000,
+          DEFAULT_RESEND_WAIT, rw));
   g_object_class_install_property (gobject_class, PROP_ACK_EVERY,
       g_param_spec_uint ("ack-every", "ACK every",
           "Acknowledge after this many packets (or 1 ms)", 1, 64,
@@ -948,6 +965,7 @@ gst_octopus_src_init (GstOctopusSrc *self)
   self->max_total_partial_bytes = DEFAULT_MAX_TOTAL_PARTIAL_BYTES;
   self->timeout = DEFAULT_TIMEOUT;
   self->reorder_wait = DEFAULT_REORDER_WAIT;
+  self->resend_wait = DEFAULT_RESEND_WAIT;
   self->ack_every = DEFAULT_ACK_EVERY;
   self->max_peers = DEFAULT_MAX_PEERS;
   self->peer_timeout = DEFAULT_PEER_TIMEOUT;

@@ -55,6 +55,8 @@ local f = {
     "Qualitative packet (chunked, QUCO)", 8, nil, 0x01),
   chunks_equal = ProtoField.bool("octopus.chunks_equal",
     "All chunks equally significant", 8, nil, 0x02),
+  resends = ProtoField.bool("octopus.resends",
+    "The sender resends this message's lost packets", 8, nil, 0x04),
   path_id = ProtoField.uint8("octopus.path_id",
     "Path id (multipath: the path it was sent on, 0..7; 0 = the only one)",
     base.DEC),
@@ -267,6 +269,7 @@ function octopus.dissector(tvb, pinfo, tree)
   local flags = fields:add(f.flags, tvb(at + 1, 1))
   flags:add(f.chunked, tvb(at + 1, 1))
   flags:add(f.chunks_equal, tvb(at + 1, 1))
+  flags:add(f.resends, tvb(at + 1, 1))
   fields:add(f.path_id, tvb(at + 2, 1))
   fields:add(f.fields_reserved, tvb(at + 3, 1))
   fields:add(f.conn_id, tvb(at + 4, 4))

@@ -313,6 +313,13 @@ octo_flight_next_timeout (const OctoFlight *flight)
       octo_flight_loss_timeout (flight);
 }
 
+gboolean
+octo_flight_outstanding (const OctoFlight *flight, guint64 seq)
+{
+  return seq >= flight->base && seq < flight->next &&
+      slot (flight, seq)->in_flight;
+}
+
 guint64
 octo_flight_inflight (const OctoFlight *flight)
 {

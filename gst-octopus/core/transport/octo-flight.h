@@ -10,8 +10,10 @@
  * in the draft, unless the path evidently could not carry what was sent
  * (see OCTO_FLIGHT_PATH_LIMITED_MARGIN).
  *
- * A packet is lost once 3 newer packets were ACKed (packet threshold) or it
- * stayed unacknowledged for max(3 x srtt, 100 ms).  Sizes are link bytes. */
+ * A packet is lost once a packet sent more than OCTO_FLIGHT_REORDER_PACKETS
+ * after it was ACKed (packet threshold: with 3, the 4th newer one; RFC
+ * 9002's kPacketThreshold of 3 declares it at the 3rd) or it stayed
+ * unacknowledged for max(3 x srtt, 100 ms).  Sizes are link bytes. */
 #pragma once
 
 #include "octo-packet.h"
@@ -71,6 +73,8 @@ OctoTime octo_flight_loss_timeout (const OctoFlight *flight);
 /* When the oldest packet in flight times out; OCTO_TIME_NONE if none. */
 OctoTime octo_flight_next_timeout (const OctoFlight *flight);
 
+/* Whether packet @seq was sent and is neither ACKed nor declared lost. */
+gboolean octo_flight_outstanding (const OctoFlight *flight, guint64 seq);
 guint64 octo_flight_inflight (const OctoFlight *flight);
 gboolean octo_flight_is_app_limited (const OctoFlight *flight);
 OctoTime octo_flight_srtt (const OctoFlight *flight);

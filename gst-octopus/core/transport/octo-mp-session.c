@@ -4,6 +4,13 @@
 
 #include <string.h>
 
+/* A committed message whose lost packets are resent: what its packets
+ * share. */
+typedef struct {
+  guint refs;                   /* its entries still held */
+  guint acked_paths;            /* bit p: a packet of it sent on p was ACKed */
+} MpMessage;
+
 /* A committed packet, or one still in the send buffer (whose descriptor's
  * data is the entry). */
 typedef struct {
@@ -12,6 +19,8 @@ typedef struct {
   OctoTime deadline;            /* set when committed */
   guint64 seq;                  /* flight sequence number once sent */
   guint origin;                 /* rescheduled: the path it was taken from */
+  gboolean resend;              /* asked for at enqueue (config.resend) */
+  MpMessage *message;           /* committed with resend; else NULL */
 } MpEntry;
 
 /* A message committed within the deadline (in_order_receiver). */
@@ -65,6 +74,8 @@ static void
 release (OctoMpSession *s, MpEntry *e, OctoMpFate fate, OctoDropReason reason)
 {
   s->config.release (&e->packet, fate, reason, s->config.user_data);
+  if (e->message && --e->message->refs == 0)
+    g_free (e->message);
   g_free (e);
 }
 
@@ -196,13 +207,14 @@ octo_mp_session_path (const OctoMpSession *session, guint i)
 
 gboolean
 octo_mp_session_enqueue (OctoMpSession *s, const OctoPacket *packet,
-    OctoTime capture, OctoTime now)
+    OctoTime capture, gboolean resend, OctoTime now)
 {
   MpEntry *e = g_new0 (MpEntry, 1);
   OctoPacket p = *packet;
 
   e->packet = *packet;
   e->capture = capture;
+  e->resend = resend && s->config.resend;
   p.data = e;
   return octo_engine_enqueue (s->engine, &p, now);
 }
@@ -406,6 +418,8 @@ commit_message (OctoMpSession *s, OctoTime now)
 {
   OctoPacket p;
 
+  MpMessage *message = NULL;
+
   if (!octo_engine_dequeue (s->engine, now, &p))
     return FALSE;
   for (;;) {
@@ -414,6 +428,12 @@ commit_message (OctoMpSession *s, OctoTime now)
 
     e->deadline = (e->capture != OCTO_TIME_NONE ? e->capture : now) +
         OCTO_MP_DEADLINE;
+    if (e->resend) {
+      if (!message)
+        message = g_new0 (MpMessage, 1);
+      message->refs++;
+      e->message = message;
+    }
     g_ptr_array_add (s->batch, e);
     if (!p.tagged || p.header.last)
       break;
@@ -518,6 +538,69 @@ check_paths (OctoMpSession *s, OctoTime now)
   schedule_batch (s, now);
 }
 
+/* The live path with the smallest sRTT (one without a sample counts as the
+ * slowest); G_MAXUINT if none is up. */
+static guint
+fastest_up (const OctoMpSession *s)
+{
+  guint best = G_MAXUINT;
+  OctoTime best_srtt = 0;
+
+  for (guint i = 0; i < s->n_paths; i++) {
+    OctoTime srtt;
+
+    if (!s->paths[i].stats.up)
+      continue;
+    srtt = octo_flight_srtt (octo_send_path_flight (s->paths[i].path));
+    if (srtt == 0)
+      srtt = G_MAXUINT64;
+    if (best == G_MAXUINT || srtt < best_srtt) {
+      best = i;
+      best_srtt = srtt;
+    }
+  }
+  return best;
+}
+
+/* Resends (config.resend) the packets of path @i its flight declared lost,
+ * of messages of which a packet sent on @i was ACKed, while their deadline
+ * has not passed: at the head of the fastest live path's pacer, in send
+ * order.  A queue's rules drop a message only while none of its packets
+ * has left that queue (design §3, rule 3), and a path's packets cross one
+ * queue, so such a loss is that queue's overflow (rule 4) or the link's:
+ * what a queue's rules dropped stays dropped. */
+static void
+resend_lost (OctoMpSession *s, guint i, OctoTime now)
+{
+  MpPath *mp = &s->paths[i];
+  const OctoFlight *flight = octo_send_path_flight (mp->path);
+  GQueue lost = G_QUEUE_INIT;
+  guint to = fastest_up (s);
+  GList *l;
+
+  if (to == G_MAXUINT)
+    return;
+  for (l = mp->unacked.head; l;) {
+    GList *next = l->next;
+    const MpEntry *e = l->data;
+
+    if (e->message && (e->message->acked_paths & (1u << i)) &&
+        e->deadline > now && !octo_flight_outstanding (flight, e->seq)) {
+      g_queue_unlink (&mp->unacked, l);
+      g_queue_push_tail_link (&lost, l);
+    }
+    l = next;
+  }
+  while ((l = g_queue_pop_tail_link (&lost))) {
+    MpPath *dest = &s->paths[to];
+
+    dest->stats.queued_bytes += ((const MpEntry *) l->data)->packet.size;
+    dest->idle = FALSE;
+    g_queue_push_head_link (&dest->pacer, l);
+    s->stats.packets_resent++;
+  }
+}
+
 static void
 expire_unacked (OctoMpSession *s, MpPath *mp, OctoTime now)
 {
@@ -553,8 +636,13 @@ octo_mp_session_dequeue (OctoMpSession *s, OctoTime now, OctoPacket *out,
   gboolean timed_out = FALSE;
 
   *wake = OCTO_TIME_NONE;
-  for (guint i = 0; i < s->n_paths; i++)
-    timed_out |= octo_send_path_on_timer (s->paths[i].path, now);
+  for (guint i = 0; i < s->n_paths; i++) {
+    gboolean lost = octo_send_path_on_timer (s->paths[i].path, now);
+
+    if (lost && s->config.resend && s->paths[i].stats.up)
+      resend_lost (s, i, now);
+    timed_out |= lost;
+  }
   if (timed_out)
     update_bandwidth (s);
   check_paths (s, now);
@@ -677,10 +765,14 @@ octo_mp_session_on_ack (OctoMpSession *s, guint path, const OctoAck *ack,
     if (acked (ack, e->seq)) {
       g_queue_delete_link (&mp->unacked, l);
       mp->stats.packets_acked++;
+      if (e->message)
+        e->message->acked_paths |= 1u << path;
       release (s, e, OCTO_MP_ACKED, OCTO_DROP_OVERFLOW);
     }
     l = next;
   }
+  if (s->config.resend)
+    resend_lost (s, path, now);
   update_bandwidth (s);
 }
 

@@ -27,7 +27,13 @@
  * (advanced by ACKs) would stay where a passing dip left them, and the
  * scheduler would never choose it again.  A probe's RTT sample replaces
  * the stale sRTT; its rate sample is app-limited.  Lost packets are not
- * retransmitted.
+ * retransmitted, except, with config.resend, those of the messages queued
+ * for it (key frames, paper 003's 500 ms sender buffer): a packet its path's
+ * flight declared lost (octo-flight.h) whose message had a packet on that
+ * path ACKed goes again, on the live path of least sRTT ahead of what waits
+ * there, while its deadline has not passed.  A message the path's queue
+ * dropped by its rules had no packet through that queue, so it stays
+ * dropped.
  *
  * The caller owns each packet's payload (OctoPacket.data): it reads it
  * when the packet leaves (octo_mp_session_dequeue(), perhaps more than
@@ -76,6 +82,8 @@ typedef struct {
    * it), and the newer one is not lost on the way.
    * FALSE: a receiver that takes messages in any order. */
   gboolean in_order_receiver;
+  /* Resend the lost packets of messages enqueued with resend (see above). */
+  gboolean resend;
   OctoMpReleaseFunc release;
   gpointer user_data;
 } OctoMpSessionConfig;
@@ -93,6 +101,7 @@ typedef struct {
   guint64 messages_committed;
   guint64 packets_expired;              /* committed, deadline passed unACKed */
   guint64 packets_superseded;           /* not rescheduled (in_order_receiver) */
+  guint64 packets_resent;               /* lost, sent again (resend) */
 } OctoMpStats;
 
 typedef struct _OctoMpSession OctoMpSession;
@@ -110,10 +119,13 @@ const gchar *octo_mp_session_scheduler (const OctoMpSession *session);
 OctoSendPath *octo_mp_session_path (const OctoMpSession *session, guint i);
 
 /* Queues @packet of a message captured at @capture (OCTO_TIME_NONE:
- * unknown, the deadline runs from its commit); FALSE if the buffer
- * discarded it at once (released as OCTO_MP_DROPPED). */
+ * unknown, the deadline runs from its commit); with @resend (and
+ * config.resend) it is resent if lost.  Every packet of a message gives the
+ * same @resend.  FALSE if the buffer discarded it at once (released as
+ * OCTO_MP_DROPPED). */
 gboolean octo_mp_session_enqueue (OctoMpSession *session,
-    const OctoPacket *packet, OctoTime capture, OctoTime now);
+    const OctoPacket *packet, OctoTime capture, gboolean resend,
+    OctoTime now);
 
 /* What may leave at @now:
  * - OCTO_SEND_PACKET: @out leaves on path @path; tell the session with

@@ -144,6 +144,12 @@ octo_data_stamp_path (guint8 *packet, guint8 path_id)
   packet[OCTO_WIRE_HEADER_LEN + 2] = path_id;
 }
 
+void
+octo_data_add_flags (guint8 *packet, guint8 flags)
+{
+  packet[OCTO_WIRE_HEADER_LEN + 1] |= flags;
+}
+
 gboolean
 octo_data_is_padding (const guint8 *data, gsize len)
 {

@@ -20,7 +20,8 @@
  *
  * flags: OCTO_DATA_FLAG_CHUNKED marks a qualitative packet (paper 004,
  * octo-qpacket.h): its payload ends in a QUCO chunk trailer that queues may
- * trim, so its length is not checked against msg_len and offset is 0.
+ * trim, so its length is not checked against msg_len and offset is 0;
+ * OCTO_DATA_FLAG_RESENDS one whose lost packets the sender resends.
  * path_id: the path a multipath sender sent it on (0: the only path),
  * which numbers each path's seqs on its own; the reserved byte is 0.
  *
@@ -87,6 +88,9 @@ void octo_msg_info_init (OctoMsgInfo *info);
 #define OCTO_DATA_FLAG_CHUNKED 0x01
 /* ... whose chunks are all equally significant (recovered only whole). */
 #define OCTO_DATA_FLAG_CHUNKS_EQUAL 0x02
+/* The sender resends this message's lost packets (a multipath key frame,
+ * octo-mp-session.h): a receiver may hold newer messages for it longer. */
+#define OCTO_DATA_FLAG_RESENDS 0x04
 
 typedef struct {
   OctoHeader header;
@@ -140,6 +144,9 @@ void octo_data_stamp (guint8 *packet, guint32 conn_id, guint32 seq,
 
 /* Names the path a multipath sender sends it on (0: the only path). */
 void octo_data_stamp_path (guint8 *packet, guint8 path_id);
+/* Sets @flags (OCTO_DATA_FLAG_*) in a packet built by octo_fragment_write
+ * or octo_qpacket_write, besides those it has. */
+void octo_data_add_flags (guint8 *packet, guint8 flags);
 
 /* @header_result (nullable) receives the header parser's verdict. */
 OctoDataParseResult octo_data_parse (const guint8 *data, gsize len,

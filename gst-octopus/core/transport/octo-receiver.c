@@ -21,13 +21,14 @@ typedef struct {
   OctoQMessage *qmessage;       /* qualitative (chunked) messages only */
   OctoTime first_arrival;
   guint8 paths;                 /* bit p: a fragment came over path_id p */
+  gboolean resends;             /* OCTO_DATA_FLAG_RESENDS: lost parts come again */
   GList *link;                  /* in OctoReceiver.by_age */
 } Partial;
 
 /* A complete message waiting for an older partial of its stream. */
 typedef struct {
   OctoMessage msg;
-  OctoTime deadline;
+  OctoTime completed;
   gboolean waited;              /* not delivered when it completed */
   GList *age_link;              /* in OctoReceiver.held_by_age */
 } Held;
@@ -47,7 +48,7 @@ struct _OctoReceiver {
   GHashTable *partials;         /* &key -> Partial */
   GQueue by_age;                /* oldest first */
   GHashTable *streams;          /* stream_id -> StreamState */
-  GQueue held_by_age;           /* Held of every stream, by deadline */
+  GQueue held_by_age;           /* Held of every stream, by completion */
   gboolean have_conn;
   guint32 conn_id;
   guint32 retired[OCTO_RECEIVER_RETIRED_CONNS];
@@ -64,6 +65,7 @@ octo_receiver_config_init (OctoReceiverConfig *config)
   config->max_partial_bytes = OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES;
   config->timeout = OCTO_RECEIVER_DEFAULT_TIMEOUT;
   config->reorder_wait = 0;
+  config->resend_wait = OCTO_RECEIVER_DEFAULT_RESEND_WAIT;
   config->ack_every = OCTO_ACKER_DEFAULT_EVERY;
   config->ack_delay = OCTO_ACKER_DEFAULT_DELAY;
   config->budget = NULL;
@@ -211,12 +213,13 @@ over_caps (const OctoReceiver *r, guint32 len)
       over_byte_caps (r, len);
 }
 
-/* Whether a partial of @stream_id older than @msg_id is pending, which
- * delivering @msg_id would give up.  (A msg_id merely missing is not waited
- * for: senders drop messages, and padding takes msg_ids too.) */
+/* Whether a partial of @stream_id older than @msg_id is pending (with
+ * @resending, one whose sender resends its lost packets), which delivering
+ * @msg_id would give up.  (A msg_id merely missing is not waited for:
+ * senders drop messages, and padding takes msg_ids too.) */
 static gboolean
 older_partial_pending (const OctoReceiver *r, guint16 stream_id,
-    const StreamState *st, guint32 msg_id)
+    const StreamState *st, guint32 msg_id, gboolean resending)
 {
   if (st->n_partials == 0)
     return FALSE;
@@ -225,10 +228,23 @@ older_partial_pending (const OctoReceiver *r, guint16 stream_id,
     guint32 id = (guint32) p->key;
     /* every partial is newer than the last delivered (late packets are
      * refused, older partials given up) */
-    if ((guint16) (p->key >> 32) == stream_id && octo_msg_id_newer (msg_id, id))
+    if ((guint16) (p->key >> 32) == stream_id && octo_msg_id_newer (msg_id, id)
+        && (p->resends || !resending))
       return TRUE;
   }
   return FALSE;
+}
+
+/* When @h's wait ends: its reorder wait after it completed, or its resend
+ * wait while an older partial whose sender resends is pending, if longer. */
+static OctoTime
+held_until (const OctoReceiver *r, const StreamState *st, const Held *h)
+{
+  if (r->config.resend_wait > r->config.reorder_wait &&
+      older_partial_pending (r, h->msg.header.stream_id, st,
+          h->msg.header.msg_id, TRUE))
+    return h->completed + r->config.resend_wait;
+  return h->completed + r->config.reorder_wait;
 }
 
 /* Delivers @st's waiting messages, oldest first, each once no older partial
@@ -242,7 +258,7 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
 
   for (GList * l = st->held.head; l; l = l->next) {
     h = l->data;
-    if (h->deadline <= now && (!force
+    if (held_until (r, st, h) <= now && (!force
             || octo_msg_id_newer (h->msg.header.msg_id, force_id))) {
       force = TRUE;
       force_id = h->msg.header.msg_id;
@@ -252,7 +268,7 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
     gboolean forced = force
         && !octo_msg_id_newer (h->msg.header.msg_id, force_id);
     if (!forced && older_partial_pending (r, stream_id, st,
-            h->msg.header.msg_id))
+            h->msg.header.msg_id, FALSE))
       break;
     g_queue_pop_head (&st->held);
     g_queue_delete_link (&r->held_by_age, h->age_link);
@@ -267,8 +283,9 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
   }
 }
 
-/* A message is complete.  Without a reorder wait it is delivered now; with
- * one it joins its stream's waiting messages (in msg_id order: it may be
+/* A message is complete.  Without a wait (no reorder wait, and no older
+ * partial pending whose sender resends) it is delivered now; else it joins
+ * its stream's waiting messages (in msg_id order: it may be
  * the partial newer ones waited for), which go as far as nothing older is
  * pending; a message that would pass the memory caps goes at once, with
  * every older waiting one. */
@@ -281,14 +298,15 @@ complete (OctoReceiver *r, StreamState *st, OctoMessage *msg, OctoTime now)
   Held *mine, *h;
   GList *l;
 
-  if (r->config.reorder_wait == 0) {
+  if (r->config.reorder_wait == 0 && (r->config.resend_wait == 0 ||
+          !older_partial_pending (r, stream_id, st, msg_id, TRUE))) {
     deliver (r, st, msg);
     return;
   }
   force = over_byte_caps (r, msg->len);
   mine = g_new0 (Held, 1);
   mine->msg = *msg;
-  mine->deadline = now + r->config.reorder_wait;
+  mine->completed = now;
   for (l = st->held.tail; l && octo_msg_id_newer (((Held *) l->data)->
           msg.header.msg_id, msg_id); l = l->prev);
   if (l)
@@ -387,6 +405,7 @@ add_fragment (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
   }
 
   p->paths |= 1u << pkt->path_id;
+  p->resends |= (pkt->flags & OCTO_DATA_FLAG_RESENDS) != 0;
   guint8 bit = 1 << (pkt->frag_index & 7);
   if (p->bitmap[pkt->frag_index / 8] & bit) {
     r->stats.packets_duplicate++;
@@ -461,6 +480,7 @@ add_qualitative (OctoReceiver *r, StreamState *st, const OctoDataPacket *pkt,
     p->qmessage = octo_qmessage_new (pkt, &frag, r->config.max_partial_bytes);
   }
   p->paths |= 1u << pkt->path_id;
+  p->resends |= (pkt->flags & OCTO_DATA_FLAG_RESENDS) != 0;
   if (!p->qmessage || !octo_qmessage_add (p->qmessage, pkt, &frag)) {
     r->stats.messages_inconsistent++;
     give_up_partial (r, p);
@@ -686,8 +706,13 @@ octo_receiver_next_deadline (const OctoReceiver *r)
     const Partial *p = r->by_age.head->data;
     t = MIN (t, p->first_arrival + r->config.timeout);
   }
-  if (r->held_by_age.head)
-    t = MIN (t, ((const Held *) r->held_by_age.head->data)->deadline);
+  for (const GList * l = r->held_by_age.head; l; l = l->next) {
+    const Held *h = l->data;
+    const StreamState *st = g_hash_table_lookup (r->streams,
+        GUINT_TO_POINTER ((guint) h->msg.header.stream_id));
+
+    t = MIN (t, held_until (r, st, h));
+  }
   return t;
 }
 

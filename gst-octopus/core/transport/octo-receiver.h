@@ -8,7 +8,9 @@
  * to that long for it (a multipath stream's messages are split over paths
  * of different delays, so an older message often completes just after a
  * newer one); it goes at once when no older partial is pending any more.
- * Waiting messages count towards the memory caps below.
+ * For an older partial whose sender resends lost packets (a multipath key
+ * frame, OCTO_DATA_FLAG_RESENDS) it waits up to @resend_wait instead, if
+ * that is longer.  Waiting messages count towards the memory caps below.
  *
  * Memory is bounded: at most @max_partial_messages partial messages holding
  * at most @max_partial_bytes (each allocated at its full announced length);
@@ -62,6 +64,9 @@ typedef struct {
   /* the longest a complete message waits for an older partial of its
    * stream; 0: never waits */
   OctoTime reorder_wait;
+  /* ... for an older partial whose sender resends its lost packets
+   * (OCTO_DATA_FLAG_RESENDS), if longer */
+  OctoTime resend_wait;
   guint32 ack_every;
   OctoTime ack_delay;
   OctoPartialBudget *budget;    /* nullable; shared, outlives the receiver */
@@ -70,6 +75,11 @@ typedef struct {
 #define OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_MESSAGES 256
 #define OCTO_RECEIVER_DEFAULT_MAX_PARTIAL_BYTES (64 * 1024 * 1024)
 #define OCTO_RECEIVER_DEFAULT_TIMEOUT (1 * OCTO_SECOND)
+/* A lost packet is resent a round trip of its path and a reordering
+ * threshold after it left, and takes a one-way trip of the fastest path:
+ * a few hundred ms on a cellular path with a queue, under the sender's
+ * 500 ms deadline (OCTO_MP_DEADLINE). */
+#define OCTO_RECEIVER_DEFAULT_RESEND_WAIT (250 * OCTO_MSECOND)
 /* Replaced connections whose late packets are recognised and discarded. */
 #define OCTO_RECEIVER_RETIRED_CONNS 4
 /* path_ids a receiver acknowledges (a multipath sender's paths). */

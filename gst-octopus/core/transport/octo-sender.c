@@ -92,6 +92,7 @@ new_mp_session (OctoSender *s, const OctoSendPathConfig *pc, OctoTime now)
     .scheduler = s->scheduler,
     /* octopussrc */
     .in_order_receiver = TRUE,
+    .resend = s->config.resend_keyframes,
     .release = free_released,
     .user_data = s,
   };
@@ -194,6 +195,8 @@ submit (OctoSender *s, const OctoHeader *params, const OctoMsgInfo *info,
   guint32 msg_id = GPOINTER_TO_UINT (g_hash_table_lookup (s->next_msg_id, key));
   OctoHeader header = *params;
   guint8 check[OCTO_WIRE_HEADER_LEN];
+  gboolean resend = s->mp && s->config.resend_keyframes && info &&
+      (info->flags & OCTO_MSG_FLAG_KEYFRAME);
 
   header.msg_id = msg_id;
   if (count == 0 || !octo_header_pack (&header, check)) {
@@ -215,6 +218,8 @@ submit (OctoSender *s, const OctoHeader *params, const OctoMsgInfo *info,
     out->len = layout ? octo_qpacket_write (&header, info, layout, data,
         s->config.mtu, i, count, out->bytes) : octo_fragment_write (&header,
         info, data, len, s->config.mtu, i, count, out->bytes);
+    if (resend && out->len > 0)
+      octo_data_add_flags (out->bytes, OCTO_DATA_FLAG_RESENDS);
     header.first = i == 0;
     header.last = i == count - 1;
     p.header = header;
@@ -222,7 +227,7 @@ submit (OctoSender *s, const OctoHeader *params, const OctoMsgInfo *info,
     /* A rejected packet was freed by the drop callback. */
     octo_arrival_meter_add (&s->submitted, p.size, now);
     if (s->mp)
-      octo_mp_session_enqueue (s->mp, &p, now, now);
+      octo_mp_session_enqueue (s->mp, &p, now, resend, now);
     else
       octo_send_session_enqueue (s->session, &p, now);
   }

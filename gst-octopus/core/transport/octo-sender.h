@@ -6,7 +6,8 @@
  * (octo-send-session.h), whose bandwidth is the congestion controller's
  * bottleneck estimate, so a source faster than the path fills the buffer
  * and the dropping rules decide what goes.  Packets leave when the pacer
- * and the congestion window allow; nothing is ever retransmitted.
+ * and the congestion window allow; nothing is retransmitted, except
+ * multipath key frames with resend_keyframes.
  *
  * With n_paths > 1 the messages go over that many paths instead, through a
  * multipath session (octo-mp-session.h: one send buffer deciding once per
@@ -47,6 +48,10 @@ typedef struct {
   guint32 isn;                  /* wire seq of the first packet; unpredictable */
   guint n_paths;                /* 0 or 1: one path; else multipath */
   const gchar *scheduler;       /* multipath: octo_sched_names(); NULL: min-cost */
+  /* Multipath: resend the lost packets of key frames (OctoMsgInfo
+   * OCTO_MSG_FLAG_KEYFRAME) on the fastest live path until their deadline
+   * (octo-mp-session.h); their packets carry OCTO_DATA_FLAG_RESENDS. */
+  gboolean resend_keyframes;
   /* One path: an outage (this long with tracked packets sent and none
    * acked) asks the app for a restart once (octo_sender_take_restart);
    * 0: never.  Multipath moves a silent path's packets instead. */

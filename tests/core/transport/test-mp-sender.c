@@ -33,6 +33,10 @@ typedef struct {
   guint64 rate_slow_bps[N_PATHS];
   OctoTime free_at[N_PATHS];    /* ... busy until then */
   OctoTime down_from[N_PATHS];  /* from then on the path carries nothing */
+  /* every lose_every-th data datagram sent on the path is lost; 0: none */
+  guint lose_every[N_PATHS];
+  guint64 sent_on[N_PATHS];     /* data datagrams sent on the path */
+  gboolean keyframes;           /* every message is a key frame */
   GArray *delivered;            /* guint32 msg_ids */
   guint64 bad_messages;         /* wrong length or bytes */
   guint64 data_on[N_PATHS];     /* data datagrams the receiver got per path */
@@ -106,6 +110,10 @@ put_on_wire (World *w, guint path, gboolean to_receiver, const guint8 *data,
 
   if (w->now >= w->down_from[path])
     return;
+  if (to_receiver && !octo_data_is_padding (data, len) &&
+      ++w->sent_on[path] % MAX (w->lose_every[path], 1) == 0 &&
+      w->lose_every[path] > 0)
+    return;
   d = g_new0 (Datagram, 1);
   d->arrival = w->now;
   if (to_receiver && w->rate_bps[path] > 0) {
@@ -142,9 +150,11 @@ on_ack (const OctoPeer *peer, const guint8 *ack, gsize len,
 }
 
 /* @probe: the sender pads while BBR probes (octopussink's default), so
- * the estimates reach the paths' rates. */
+ * the estimates reach the paths' rates; @resend: it resends the lost
+ * packets of key frames. */
 static void
-world_init_with (World *w, const gchar *scheduler, gboolean probe)
+world_init_with (World *w, const gchar *scheduler, gboolean probe,
+    gboolean resend)
 {
   OctoSenderConfig sc;
   OctoPeerTableConfig tc;
@@ -155,6 +165,7 @@ world_init_with (World *w, const gchar *scheduler, gboolean probe)
   sc.n_paths = N_PATHS;
   sc.scheduler = scheduler;
   sc.probe = probe;
+  sc.resend_keyframes = resend;
   octo_sender_config_ids_from_seed (&sc, 7);
   w->sender = octo_sender_new (&sc, 0);
   g_assert_nonnull (w->sender);
@@ -175,7 +186,7 @@ world_init_with (World *w, const gchar *scheduler, gboolean probe)
 static void
 world_init (World *w, const gchar *scheduler)
 {
-  world_init_with (w, scheduler, FALSE);
+  world_init_with (w, scheduler, FALSE, FALSE);
 }
 
 static void
@@ -199,6 +210,8 @@ submit_message (World *w)
   for (gsize i = 0; i < len; i++)
     msg[i] = (guint8) (w->next_msg * 7 + i);
   octo_msg_info_init (&info);
+  if (w->keyframes)
+    info.flags = OCTO_MSG_FLAG_KEYFRAME;
   octo_sender_submit (w->sender, &h, &info, msg, len, w->now, &accepted);
   g_assert_true (accepted);
   w->next_msg++;
@@ -322,6 +335,46 @@ test_path_down_reschedules_its_packets (void)
   world_clear (&w);
 }
 
+/* Every 7th data packet on each path is lost.  Key frames resent: every
+ * message arrives whole, in order, each lost packet (a resent one too)
+ * sent again, none twice.
+ * Without resending, the messages that lost a packet are lost. */
+static void
+test_lost_key_frame_packets_are_resent (void)
+{
+  for (guint resend = 0; resend <= 1; resend++) {
+    World w;
+    OctoSenderStats st;
+    OctoReceiverStats rs;
+    guint64 lost_packets;
+
+    world_init_with (&w, "min-cost", FALSE, resend);
+    w.keyframes = TRUE;
+    w.lose_every[0] = w.lose_every[1] = 7;
+    world_run (&w, 3 * OCTO_SECOND, 2 * OCTO_SECOND);
+    octo_sender_get_stats (w.sender, &st);
+    octo_peer_table_receiver_stats (w.table, &rs);
+    lost_packets = w.sent_on[0] / 7 + w.sent_on[1] / 7;
+    g_test_message ("resend %u: %u of %u messages delivered, %"
+        G_GUINT64_FORMAT " packets lost, %" G_GUINT64_FORMAT " resent",
+        resend, w.delivered->len, w.next_msg, lost_packets,
+        st.mp.packets_resent);
+    g_assert_cmpuint (w.bad_messages, ==, 0);
+    for (guint i = 1; i < w.delivered->len; i++)
+      g_assert_cmpuint (g_array_index (w.delivered, guint32, i), >,
+          g_array_index (w.delivered, guint32, i - 1));
+    if (resend) {
+      g_assert_cmpuint (w.delivered->len, ==, w.next_msg);
+      g_assert_cmpuint (st.mp.packets_resent, ==, lost_packets);
+      g_assert_cmpuint (rs.packets_duplicate, ==, 0);
+    } else {
+      g_assert_cmpuint (w.delivered->len, <, w.next_msg - 10);
+      g_assert_cmpuint (st.mp.packets_resent, ==, 0);
+    }
+    world_clear (&w);
+  }
+}
+
 /* Once path 1 is dead (its probes lost as well), path 0 carries every
  * message. */
 static void
@@ -351,7 +404,7 @@ test_an_inflated_rtt_is_measured_again (void)
   World w;
   OctoSenderPathStats ps;
 
-  world_init_with (&w, "min-cost", TRUE);
+  world_init_with (&w, "min-cost", TRUE, FALSE);
   w.one_way[0] = 30 * MS;
   w.one_way[1] = 5 * MS;
   w.later_from[1] = 1000 * MS;
@@ -385,7 +438,7 @@ test_an_idle_path_is_measured_again (void)
   World w;
   OctoSenderPathStats ps;
 
-  world_init_with (&w, "min-cost", TRUE);
+  world_init_with (&w, "min-cost", TRUE, FALSE);
   w.one_way[0] = 30 * MS;
   w.one_way[1] = 25 * MS;
   w.rate_bps[0] = w.rate_bps[1] = 10000000;
@@ -424,7 +477,7 @@ test_thresholds_are_each_paths_share (void)
   World w;
   OctoSenderPathStats ps[N_PATHS];
 
-  world_init_with (&w, "wrr", TRUE);
+  world_init_with (&w, "wrr", TRUE, FALSE);
   w.rate_bps[0] = 6000000;
   w.rate_bps[1] = 2000000;
   w.threshold_bps = 1000000;
@@ -492,6 +545,8 @@ main (int argc, char **argv)
       test_messages_reassembled_across_paths);
   g_test_add_func ("/transport/mp-sender/path-down-reschedules-its-packets",
       test_path_down_reschedules_its_packets);
+  g_test_add_func ("/transport/mp-sender/lost-key-frame-packets-are-resent",
+      test_lost_key_frame_packets_are_resent);
   g_test_add_func ("/transport/mp-sender/traffic-moves-to-the-live-path",
       test_traffic_moves_to_the_live_path);
   g_test_add_func ("/transport/mp-sender/an-inflated-rtt-is-measured-again",

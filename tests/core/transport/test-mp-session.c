@@ -30,7 +30,8 @@ on_release (const OctoPacket *packet, OctoMpFate fate, OctoDropReason reason,
 /* @n_paths fixed-rate paths of @mbps each. */
 static void
 setup_full (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
-    const gchar *scheduler, OctoTime commit_ahead, gboolean in_order)
+    const gchar *scheduler, OctoTime commit_ahead, gboolean in_order,
+    gboolean resend)
 {
   OctoSendPath *paths[OCTO_SCHED_MAX_PATHS];
   OctoSendPathConfig pc = {.max_rate = (guint64) mbps * 1000000 };
@@ -40,6 +41,7 @@ setup_full (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
     .scheduler = scheduler,
     .commit_ahead = commit_ahead,
     .in_order_receiver = in_order,
+    .resend = resend,
     .release = on_release,
     .user_data = f,
   };
@@ -57,7 +59,8 @@ static void
 setup_ahead (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
     const gchar *scheduler, OctoTime commit_ahead)
 {
-  setup_full (f, n_paths, mbps, buffer_bytes, scheduler, commit_ahead, FALSE);
+  setup_full (f, n_paths, mbps, buffer_bytes, scheduler, commit_ahead, FALSE,
+      FALSE);
 }
 
 static void
@@ -75,10 +78,11 @@ teardown (Fixture *f)
   g_string_free (f->released, TRUE);
 }
 
-/* Message @msg of stream @stream, @n packets with ids @first_id... */
+/* Message @msg of stream @stream, @n packets with ids @first_id..., resent
+ * if lost with @resend. */
 static void
-enqueue_stream (Fixture *f, guint16 stream, guint32 msg, guint n,
-    guint first_id, OctoTime capture, OctoTime now)
+enqueue_full (Fixture *f, guint16 stream, guint32 msg, guint n,
+    guint first_id, OctoTime capture, gboolean resend, OctoTime now)
 {
   for (guint i = 0; i < n; i++) {
     OctoPacket p = {
@@ -88,8 +92,15 @@ enqueue_stream (Fixture *f, guint16 stream, guint32 msg, guint n,
       .header = {.stream_id = stream,.msg_id = msg,.first = i == 0,
           .last = i == n - 1},
     };
-    octo_mp_session_enqueue (f->s, &p, capture, now);
+    octo_mp_session_enqueue (f->s, &p, capture, resend, now);
   }
+}
+
+static void
+enqueue_stream (Fixture *f, guint16 stream, guint32 msg, guint n,
+    guint first_id, OctoTime capture, OctoTime now)
+{
+  enqueue_full (f, stream, msg, n, first_id, capture, FALSE, now);
 }
 
 static void
@@ -277,7 +288,7 @@ static void
 three_messages (Fixture *f, gboolean in_order, guint16 middle_stream,
     guint last_packets)
 {
-  setup_full (f, 2, 8, 100000, "min-cost", 0, in_order);
+  setup_full (f, 2, 8, 100000, "min-cost", 0, in_order, FALSE);
   enqueue (f, 0, 2, 0, T0, T0);
   drain (f, T0);
   ack (f, 0, 0, 0, T0 + 20 * MS);
@@ -550,6 +561,89 @@ test_paths_down_together_count_nothing_rescheduled (void)
   teardown (&f);
 }
 
+/* Two paths, path 1 the faster (sRTT 20 ms against 21), with lost packets
+ * resent; message 0 measured them. */
+static void
+setup_resend (Fixture *f)
+{
+  setup_full (f, 2, 8, 100000, "min-cost", 0, FALSE, TRUE);
+  enqueue (f, 0, 2, 0, T0, T0);
+  drain (f, T0);
+  expect_log (f, "p0:0 p1:1 ");
+  ack (f, 1, 0, 0, T0 + 20 * MS);
+  ack (f, 0, 0, 0, T0 + 21 * MS);
+}
+
+/* Key frame 1 (resent if lost) goes over both paths; path 0 loses id 2
+ * (its seq 1).  Once three newer packets of path 0 are ACKed its flight
+ * declares it lost, and since a packet of message 1 on path 0 was ACKed
+ * (its queue did not drop the message), id 2 goes again, on path 1, ahead
+ * of what waits there.  Message 2, not a key frame, loses id 21 the same
+ * way: it is not resent. */
+static void
+test_a_lost_key_frame_packet_is_resent_on_the_fastest_path (void)
+{
+  Fixture f;
+  OctoMpStats st;
+
+  setup_resend (&f);
+  enqueue_full (&f, 0, 1, 10, 2, T0 + 21 * MS, TRUE, T0 + 21 * MS);
+  for (OctoTime t = T0 + 21 * MS; t <= T0 + 26 * MS; t += MS)
+    drain (&f, t);
+  expect_log (&f, "p0:3 p1:2 p0:5 p1:4 p0:7 p1:6 p0:9 p1:8 p0:11 p1:10 ");
+  enqueue (&f, 2, 10, 20, T0 + 41 * MS, T0 + 41 * MS);
+  drain (&f, T0 + 41 * MS);
+  expect_log (&f, "p0:21 p1:20 p0:23 p1:22 ");
+  ack (&f, 1, 1, 5, T0 + 41 * MS);
+  ack (&f, 0, 2, 5, T0 + 42 * MS);
+  for (OctoTime t = T0 + 42 * MS; t <= T0 + 47 * MS; t += MS)
+    drain (&f, t);
+  /* id 3 went ahead of ids 24, 26 and 28, which waited on path 1 */
+  expect_log (&f, "p0:25 p1:3 p0:27 p1:24 p0:29 p1:26 p1:28 ");
+  ack (&f, 1, 6, 11, T0 + 67 * MS);
+  ack (&f, 0, 7, 10, T0 + 68 * MS);
+  drain (&f, T0 + 68 * MS);
+  expect_log (&f, "");
+  octo_mp_session_get_stats (f.s, &st);
+  g_assert_cmpuint (st.packets_resent, ==, 1);
+  teardown (&f);
+}
+
+/* Key frame 1 loses both its packets on path 0 (ids 3 and 5): path 0's
+ * queue dropped it by its rules, so nothing of it is resent, though the
+ * packets after it on path 0 are ACKed.  Key frame 3 (captured 450 ms
+ * before it is sent) loses id 31 on path 0 when its deadline has passed:
+ * not resent either. */
+static void
+test_a_key_frame_a_queue_dropped_stays_dropped (void)
+{
+  Fixture f;
+  OctoMpStats st;
+
+  setup_resend (&f);
+  enqueue_full (&f, 0, 1, 4, 2, T0 + 21 * MS, TRUE, T0 + 21 * MS);
+  enqueue (&f, 2, 10, 10, T0 + 21 * MS, T0 + 21 * MS);
+  for (OctoTime t = T0 + 21 * MS; t <= T0 + 30 * MS; t += MS)
+    drain (&f, t);
+  expect_log (&f, "p0:3 p1:2 p0:5 p1:4 p0:10 p1:11 p0:12 p1:13 p0:14 p1:15 "
+      "p0:16 p1:17 p0:18 p1:19 ");
+  ack (&f, 1, 1, 7, T0 + 51 * MS);
+  ack (&f, 0, 3, 7, T0 + 52 * MS);
+  drain (&f, T0 + 52 * MS);
+  expect_log (&f, "");
+  enqueue_full (&f, 0, 3, 10, 30, T0 - 398 * MS, TRUE, T0 + 52 * MS);
+  for (OctoTime t = T0 + 52 * MS; t <= T0 + 57 * MS; t += MS)
+    drain (&f, t);
+  expect_log (&f, "p0:31 p1:30 p0:33 p1:32 p0:35 p1:34 p0:37 p1:36 p0:39 p1:38 ");
+  ack (&f, 1, 8, 12, T0 + 103 * MS);
+  ack (&f, 0, 9, 12, T0 + 103 * MS);
+  drain (&f, T0 + 103 * MS);
+  expect_log (&f, "");
+  octo_mp_session_get_stats (f.s, &st);
+  g_assert_cmpuint (st.packets_resent, ==, 0);
+  teardown (&f);
+}
+
 static void
 test_an_unknown_scheduler_is_refused (void)
 {
@@ -591,6 +685,12 @@ main (int argc, char **argv)
       test_paths_down_together_count_nothing_rescheduled);
   g_test_add_func ("/transport/mp-session/packets-wait-while-no-path-is-up",
       test_packets_wait_while_no_path_is_up);
+  g_test_add_func
+      ("/transport/mp-session/a-lost-key-frame-packet-is-resent-on-the-fastest-path",
+      test_a_lost_key_frame_packet_is_resent_on_the_fastest_path);
+  g_test_add_func
+      ("/transport/mp-session/a-key-frame-a-queue-dropped-stays-dropped",
+      test_a_key_frame_a_queue_dropped_stays_dropped);
   g_test_add_func ("/transport/mp-session/an-unknown-scheduler-is-refused",
       test_an_unknown_scheduler_is_refused);
   return g_test_run ();

@@ -49,8 +49,10 @@ make_message (guint32 id, gsize len)
   return m;
 }
 
+/* Message @id of @len bytes on @stream, its packets with data @flags
+ * (OCTO_DATA_FLAG_*). */
 static void
-packetize (Wire *w, guint16 stream, guint32 id, gsize len)
+packetize_flags (Wire *w, guint16 stream, guint32 id, gsize len, guint8 flags)
 {
   OctoHeader h = { 0 };
   OctoMsgInfo info;
@@ -64,10 +66,17 @@ packetize (Wire *w, guint16 stream, guint32 id, gsize len)
   for (guint32 i = 0; i < count; i++) {
     guint8 pkt[MTU];
     gsize n = octo_fragment_write (&h, &info, msg, len, MTU, i, count, pkt);
+    octo_data_add_flags (pkt, flags);
     octo_data_stamp (pkt, w->conn_id, w->seq++, 0);
     g_ptr_array_add (w->packets, g_bytes_new (pkt, n));
   }
   g_free (msg);
+}
+
+static void
+packetize (Wire *w, guint16 stream, guint32 id, gsize len)
+{
+  packetize_flags (w, stream, id, len, 0);
 }
 
 static void
@@ -253,6 +262,84 @@ test_reorder_wait_delivers_in_order (void)
   g_assert_cmpuint (g_array_index (sink.ids, guint32, 3), ==, 5);
   g_assert_cmpuint (st->messages_late, ==, 1);
   g_assert_cmpuint (st->messages_reordered, ==, 2);
+  g_assert_cmpuint (st->partial_messages, ==, 0);
+  g_ptr_array_unref (w.packets);
+  octo_receiver_free (r);
+  sink_clear (&sink);
+}
+
+/* The receiver's next deadline at @now once the ACKs due are sent: its
+ * waiting messages' (or a partial's timeout). */
+static OctoTime
+held_deadline (OctoReceiver *r, OctoTime now)
+{
+  guint8 ack[OCTO_ACK_MAX_LEN];
+
+  while (octo_receiver_poll_ack (r, now, ack, NULL) > 0);
+  return octo_receiver_next_deadline (r);
+}
+
+/* With a 20 ms reorder wait: message 3 completes while key frame 1, whose
+ * sender resends lost packets, lacks its packet 1, and message 2, which is
+ * not resent, lacks two.  Message 3 waits past 20 ms, up to the resend
+ * wait (250 ms), until the resent packet completes key frame 1 at 200 ms:
+ * then 1 goes, and 3 too, its 20 ms for message 2 long over.  Message 5
+ * waits for message 4, not resent, 20 ms only; message 7 waits for key
+ * frame 6, whose packet never comes, 250 ms and not a moment longer. */
+static void
+test_a_resent_key_frame_holds_newer_messages (void)
+{
+  Sink sink;
+  OctoReceiver *r = new_reordering_receiver (&sink, 20 * OCTO_MSECOND);
+  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
+  const OctoReceiverStats *st = octo_receiver_get_stats (r);
+  const OctoTime ms = OCTO_MSECOND;
+  const guint32 expect_ids[] = { 1, 3, 5, 7 };
+
+  packetize_flags (&w, 0, 1, 1000, OCTO_DATA_FLAG_RESENDS);    /* 0..2 */
+  packetize (&w, 0, 2, 1000);   /* packets 3..5 */
+  packetize (&w, 0, 3, 100);    /* packet 6 */
+  packetize (&w, 0, 4, 1000);   /* packets 7..9 */
+  packetize (&w, 0, 5, 100);    /* packet 10 */
+  packetize_flags (&w, 0, 6, 1000, OCTO_DATA_FLAG_RESENDS);    /* 11..13 */
+  packetize (&w, 0, 7, 100);    /* packet 14 */
+  feed (r, w.packets->pdata[0], 0);
+  feed (r, w.packets->pdata[2], 0);
+  feed (r, w.packets->pdata[3], 0);
+  feed (r, w.packets->pdata[6], 1 * ms);
+  g_assert_cmpuint (held_deadline (r, 1 * ms), ==, 251 * ms);
+  octo_receiver_on_timer (r, 100 * ms);
+  g_assert_cmpuint (sink.ids->len, ==, 0);
+  feed (r, w.packets->pdata[1], 200 * ms);
+  g_assert_cmpuint (sink.ids->len, ==, 2);
+
+  feed (r, w.packets->pdata[7], 210 * ms);
+  feed (r, w.packets->pdata[9], 210 * ms);
+  feed (r, w.packets->pdata[10], 211 * ms);
+  g_assert_cmpuint (held_deadline (r, 211 * ms), ==, 231 * ms);
+  octo_receiver_on_timer (r, 231 * ms - 1);
+  g_assert_cmpuint (sink.ids->len, ==, 2);
+  octo_receiver_on_timer (r, 231 * ms);
+  g_assert_cmpuint (sink.ids->len, ==, 3);
+
+  feed (r, w.packets->pdata[11], 300 * ms);
+  feed (r, w.packets->pdata[13], 300 * ms);
+  feed (r, w.packets->pdata[14], 301 * ms);
+  octo_receiver_on_timer (r, 551 * ms - 1);
+  g_assert_cmpuint (sink.ids->len, ==, 3);
+  octo_receiver_on_timer (r, 551 * ms);
+  g_assert_cmpuint (sink.ids->len, ==, 4);
+  for (guint i = 0; i < G_N_ELEMENTS (expect_ids); i++) {
+    gsize n, len = expect_ids[i] == 1 ? 1000 : 100;
+    const guint8 *d = g_bytes_get_data (sink.payloads->pdata[i], &n);
+    guint8 *expect = make_message (expect_ids[i], len);
+
+    g_assert_cmpuint (g_array_index (sink.ids, guint32, i), ==, expect_ids[i]);
+    g_assert_cmpmem (d, n, expect, len);
+    g_free (expect);
+  }
+  g_assert_cmpuint (st->messages_late, ==, 3);
+  g_assert_cmpuint (st->messages_reordered, ==, 3);
   g_assert_cmpuint (st->partial_messages, ==, 0);
   g_ptr_array_unref (w.packets);
   octo_receiver_free (r);
@@ -947,6 +1034,8 @@ main (int argc, char **argv)
       test_reassembly_under_loss_reordering_and_duplication);
   g_test_add_func ("/transport/receiver/reorder-wait-delivers-in-order",
       test_reorder_wait_delivers_in_order);
+  g_test_add_func ("/transport/receiver/a-resent-key-frame-holds-newer-messages",
+      test_a_resent_key_frame_holds_newer_messages);
   g_test_add_func ("/transport/receiver/reorder-wait-delivers-a-copy-once",
       test_reorder_wait_delivers_a_copy_once);
   g_test_add_func ("/transport/receiver/reorder-wait-restart-returns-the-budget",
