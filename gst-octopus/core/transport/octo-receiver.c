@@ -213,13 +213,12 @@ over_caps (const OctoReceiver *r, guint32 len)
       over_byte_caps (r, len);
 }
 
-/* Whether a partial of @stream_id older than @msg_id is pending (with
- * @resending, one whose sender resends its lost packets), which delivering
- * @msg_id would give up.  (A msg_id merely missing is not waited for:
- * senders drop messages, and padding takes msg_ids too.) */
+/* Whether a partial of @stream_id older than @msg_id is pending, which
+ * delivering @msg_id would give up.  (A msg_id merely missing is not waited
+ * for: senders drop messages, and padding takes msg_ids too.) */
 static gboolean
 older_partial_pending (const OctoReceiver *r, guint16 stream_id,
-    const StreamState *st, guint32 msg_id, gboolean resending)
+    const StreamState *st, guint32 msg_id)
 {
   if (st->n_partials == 0)
     return FALSE;
@@ -228,21 +227,46 @@ older_partial_pending (const OctoReceiver *r, guint16 stream_id,
     guint32 id = (guint32) p->key;
     /* every partial is newer than the last delivered (late packets are
      * refused, older partials given up) */
-    if ((guint16) (p->key >> 32) == stream_id && octo_msg_id_newer (msg_id, id)
-        && (p->resends || !resending))
+    if ((guint16) (p->key >> 32) == stream_id && octo_msg_id_newer (msg_id, id))
       return TRUE;
   }
   return FALSE;
 }
 
-/* When @h's wait ends: its reorder wait after it completed, or its resend
- * wait while an older partial whose sender resends is pending, if longer. */
-static OctoTime
-held_until (const OctoReceiver *r, const StreamState *st, const Held *h)
+/* The oldest pending partial of @stream_id whose sender resends its lost
+ * packets, in @msg_id; FALSE if there is none, or if the resend wait is no
+ * longer than the reorder wait (then none extends a wait).  One pass over
+ * the partials, so that a caller judging many waiting messages does not
+ * make one per message. */
+static gboolean
+oldest_resending (const OctoReceiver *r, guint16 stream_id,
+    const StreamState *st, guint32 *msg_id)
 {
-  if (r->config.resend_wait > r->config.reorder_wait &&
-      older_partial_pending (r, h->msg.header.stream_id, st,
-          h->msg.header.msg_id, TRUE))
+  gboolean found = FALSE;
+
+  if (r->config.resend_wait <= r->config.reorder_wait || st->n_partials == 0)
+    return FALSE;
+  for (const GList * l = r->by_age.head; l; l = l->next) {
+    const Partial *p = l->data;
+    guint32 id = (guint32) p->key;
+
+    if (p->resends && (guint16) (p->key >> 32) == stream_id &&
+        (!found || octo_msg_id_newer (*msg_id, id))) {
+      *msg_id = id;
+      found = TRUE;
+    }
+  }
+  return found;
+}
+
+/* When @h's wait ends: its reorder wait after it completed, or its resend
+ * wait if a partial older than it whose sender resends is pending
+ * (@resending: the oldest such is @oldest). */
+static OctoTime
+held_until (const OctoReceiver *r, const Held *h, gboolean resending,
+    guint32 oldest)
+{
+  if (resending && octo_msg_id_newer (h->msg.header.msg_id, oldest))
     return h->completed + r->config.resend_wait;
   return h->completed + r->config.reorder_wait;
 }
@@ -254,11 +278,13 @@ static void
 release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
     OctoTime now, gboolean force, guint32 force_id)
 {
+  guint32 oldest = 0;
+  gboolean resending = oldest_resending (r, stream_id, st, &oldest);
   Held *h;
 
   for (GList * l = st->held.head; l; l = l->next) {
     h = l->data;
-    if (held_until (r, st, h) <= now && (!force
+    if (held_until (r, h, resending, oldest) <= now && (!force
             || octo_msg_id_newer (h->msg.header.msg_id, force_id))) {
       force = TRUE;
       force_id = h->msg.header.msg_id;
@@ -268,7 +294,7 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
     gboolean forced = force
         && !octo_msg_id_newer (h->msg.header.msg_id, force_id);
     if (!forced && older_partial_pending (r, stream_id, st,
-            h->msg.header.msg_id, FALSE))
+            h->msg.header.msg_id))
       break;
     g_queue_pop_head (&st->held);
     g_queue_delete_link (&r->held_by_age, h->age_link);
@@ -295,11 +321,12 @@ complete (OctoReceiver *r, StreamState *st, OctoMessage *msg, OctoTime now)
   guint16 stream_id = msg->header.stream_id;
   guint32 msg_id = msg->header.msg_id;
   gboolean force;
+  guint32 oldest;
   Held *mine, *h;
   GList *l;
 
-  if (r->config.reorder_wait == 0 && (r->config.resend_wait == 0 ||
-          !older_partial_pending (r, stream_id, st, msg_id, TRUE))) {
+  if (r->config.reorder_wait == 0 && !(oldest_resending (r, stream_id, st,
+              &oldest) && octo_msg_id_newer (msg_id, oldest))) {
     deliver (r, st, msg);
     return;
   }
@@ -706,12 +733,23 @@ octo_receiver_next_deadline (const OctoReceiver *r)
     const Partial *p = r->by_age.head->data;
     t = MIN (t, p->first_arrival + r->config.timeout);
   }
-  for (const GList * l = r->held_by_age.head; l; l = l->next) {
-    const Held *h = l->data;
-    const StreamState *st = g_hash_table_lookup (r->streams,
-        GUINT_TO_POINTER ((guint) h->msg.header.stream_id));
+  if (r->held_by_age.head) {
+    GHashTableIter iter;
+    gpointer key, value;
 
-    t = MIN (t, held_until (r, st, h));
+    g_hash_table_iter_init (&iter, r->streams);
+    while (g_hash_table_iter_next (&iter, &key, &value)) {
+      const StreamState *st = value;
+      guint32 oldest = 0;
+      gboolean resending;
+
+      if (st->held.head == NULL)
+        continue;
+      resending = oldest_resending (r, (guint16) GPOINTER_TO_UINT (key), st,
+          &oldest);
+      for (const GList * l = st->held.head; l; l = l->next)
+        t = MIN (t, held_until (r, l->data, resending, oldest));
+    }
   }
   return t;
 }
