@@ -78,8 +78,10 @@ class Receiver:
                 f'filesink location="{args.webm}"' if args.webm else "fakesink sync=false")
         self.pipeline = Gst.parse_launch(
             f'octopussrc name=src port={port} caps="{CAPS[args.case]}" '
-            f"reorder-wait={args.reorder_wait_ms} resend-wait={args.resend_wait_ms} "
-            f"! tee name=t "
+            f"reorder-wait={args.reorder_wait_ms} "
+            + (f"resend-wait={args.resend_wait_ms} " if args.resend_wait_ms is not None
+               else "")
+            + f"! tee name=t "
             f't. ! queue ! octopusframelog location="{args.out}/received.csv" '
             f"t. ! queue ! octopussvcdec name=dec request-keyframe={REQUEST_KEYFRAME[args.case]} "
             f"! queue ! {show}")
@@ -295,9 +297,10 @@ def main():
                    "an older one split over the other path (default: 30 with --scheduler, "
                    "the links' 10 ms difference in one-way delay plus queueing skew; "
                    "else 0)")
-    p.add_argument("--resend-wait-ms", type=int, default=250,
+    p.add_argument("--resend-wait-ms", type=int,
                    help="octopussrc resend-wait: how long a complete message waits for an "
-                        "older one whose sender resends lost packets (--resend-keyframes)")
+                        "older one whose sender resends lost packets (--resend-keyframes); "
+                        "default: the element's")
     p.add_argument("--slack-ms", type=int, default=-1,
                    help="octopustag slack (ms) of every message: droppable only after "
                         "queueing this long (-1, the default: the policy's, 10 for "

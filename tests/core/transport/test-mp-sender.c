@@ -110,10 +110,11 @@ put_on_wire (World *w, guint path, gboolean to_receiver, const guint8 *data,
 
   if (w->now >= w->down_from[path])
     return;
-  if (to_receiver && !octo_data_is_padding (data, len) &&
-      ++w->sent_on[path] % MAX (w->lose_every[path], 1) == 0 &&
-      w->lose_every[path] > 0)
-    return;
+  if (to_receiver && !octo_data_is_padding (data, len)) {
+    w->sent_on[path]++;
+    if (w->lose_every[path] > 0 && w->sent_on[path] % w->lose_every[path] == 0)
+      return;
+  }
   d = g_new0 (Datagram, 1);
   d->arrival = w->now;
   if (to_receiver && w->rate_bps[path] > 0) {
