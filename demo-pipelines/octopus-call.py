@@ -81,6 +81,7 @@ class Receiver:
             f"reorder-wait={args.reorder_wait_ms} "
             + (f"resend-wait={args.resend_wait_ms} " if args.resend_wait_ms is not None
                else "")
+            + (f"{args.src_options} " if args.src_options else "")
             + f"! tee name=t "
             f't. ! queue ! octopusframelog location="{args.out}/received.csv" '
             f"t. ! queue ! octopussvcdec name=dec request-keyframe={REQUEST_KEYFRAME[args.case]} "
@@ -311,6 +312,8 @@ def main():
                    help="more octopussvcenc properties (case2-live-send.py --encoder-options)")
     p.add_argument("--sink-options", default="",
                    help="more octopussink properties (case2-live-send.py --sink-options)")
+    p.add_argument("--src-options", default="",
+                   help="more octopussrc properties, e.g. ack-timestamps=false")
     p.add_argument("--resend-keyframes", action="store_true",
                    help="with --scheduler: octopussink resend-keyframes (lost packets of "
                         "key frames sent again on the faster link; octopussrc holds newer "

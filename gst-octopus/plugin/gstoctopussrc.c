@@ -55,6 +55,7 @@ enum {
   PROP_TIMEOUT,
   PROP_REORDER_WAIT,
   PROP_RESEND_WAIT,
+  PROP_ACK_TIMESTAMPS,
   PROP_ACK_EVERY,
   PROP_MAX_PEERS,
   PROP_PEER_TIMEOUT,
@@ -73,6 +74,7 @@ enum {
 #define DEFAULT_TIMEOUT (OCTO_RECEIVER_DEFAULT_TIMEOUT / GST_MSECOND)
 #define DEFAULT_REORDER_WAIT 0
 #define DEFAULT_RESEND_WAIT (OCTO_RECEIVER_DEFAULT_RESEND_WAIT / OCTO_MSECOND)
+#define DEFAULT_ACK_TIMESTAMPS TRUE
 #define DEFAULT_ACK_EVERY OCTO_ACKER_DEFAULT_EVERY
 #define DEFAULT_MAX_PEERS OCTO_PEER_TABLE_DEFAULT_MAX_PEERS
 #define DEFAULT_PEER_TIMEOUT (OCTO_PEER_TABLE_DEFAULT_TIMEOUT / GST_MSECOND)
@@ -114,6 +116,7 @@ struct _GstOctopusSrc {
   guint timeout;
   guint reorder_wait;
   guint resend_wait;            /* ms */
+  gboolean ack_timestamps;
   guint ack_every;
   guint max_peers;
   guint peer_timeout;
@@ -319,6 +322,7 @@ peer_table_config (GstOctopusSrc *self, OctoPeerTableConfig *config)
   config->receiver.timeout = self->timeout * GST_MSECOND;
   config->receiver.reorder_wait = self->reorder_wait * GST_MSECOND;
   config->receiver.resend_wait = self->resend_wait * GST_MSECOND;
+  config->receiver.ack_timestamps = self->ack_timestamps;
   config->receiver.ack_every = self->ack_every;
   config->max_total_partial_bytes = self->max_total_partial_bytes;
   GST_OBJECT_UNLOCK (self);
@@ -720,6 +724,10 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
       self->resend_wait = g_value_get_uint (value);
       self->peer_config_changed = TRUE;
       break;
+    case PROP_ACK_TIMESTAMPS:
+      self->ack_timestamps = g_value_get_boolean (value);
+      self->peer_config_changed = TRUE;
+      break;
     case PROP_ACK_EVERY:
       self->ack_every = g_value_get_uint (value);
       self->peer_config_changed = TRUE;
@@ -810,6 +818,9 @@ gst_octopus_src_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_RESEND_WAIT:
       g_value_set_uint (value, self->resend_wait);
+      break;
+    case PROP_ACK_TIMESTAMPS:
+      g_value_set_boolean (value, self->ack_timestamps);
       break;
     case PROP_ACK_EVERY:
       g_value_set_uint (value, self->ack_every);
@@ -910,6 +921,13 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
           "message whose sender resends its lost packets (octopussink "
           "resend-keyframes), if longer than reorder-wait", 0, 1000,
           DEFAULT_RESEND_WAIT, rw));
+  g_object_class_install_property (gobject_class, PROP_ACK_TIMESTAMPS,
+      g_param_spec_boolean ("ack-timestamps", "ACK timestamps",
+          "Stamp every ACK with the newest packet's arrival time, so the "
+          "sender measures delivery rates on this clock rather than by when "
+          "its ACKs came back (a stalled up link would stretch them); off "
+          "only for a sender older than the stamp, which rejects such ACKs",
+          DEFAULT_ACK_TIMESTAMPS, rw));
   g_object_class_install_property (gobject_class, PROP_ACK_EVERY,
       g_param_spec_uint ("ack-every", "ACK every",
           "Acknowledge after this many packets (or 1 ms)", 1, 64,
@@ -966,6 +984,7 @@ gst_octopus_src_init (GstOctopusSrc *self)
   self->timeout = DEFAULT_TIMEOUT;
   self->reorder_wait = DEFAULT_REORDER_WAIT;
   self->resend_wait = DEFAULT_RESEND_WAIT;
+  self->ack_timestamps = DEFAULT_ACK_TIMESTAMPS;
   self->ack_every = DEFAULT_ACK_EVERY;
   self->max_peers = DEFAULT_MAX_PEERS;
   self->peer_timeout = DEFAULT_PEER_TIMEOUT;

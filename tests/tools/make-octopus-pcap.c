@@ -1,8 +1,9 @@
 /* Writes a pcap of gst-octopus traffic built with the core's own writers,
  * for the Wireshark dissector test (test-wireshark.py asserts the decoded
  * fields): a two-fragment transport message, a packet with a QUCO chunk
- * trailer (one chunk trimmed), an ACK, a NACK (last), RTP with the extension in the one-
- * and two-byte forms, and a STUN request that is none of ours.
+ * trailer (one chunk trimmed), an ACK with its receive timestamp, a NACK
+ * (last), RTP with the extension in the one- and two-byte forms, and a STUN
+ * request that is none of ours.
  *
  *   make-octopus-pcap OUT.pcap */
 #include "octo-rtpext.h"
@@ -140,11 +141,12 @@ main (int argc, char **argv)
   g_assert (chunked_ok && trimmed == 1);
   write_frame (out, ++frame, SHIM_PORT, pkt, len);
 
-  /* 4: an ACK of 1000-1002 and 990-995 */
+  /* 4: an ACK of 1000-1002 and 990-995, 1002 arrived at 123456789 us */
   OctoAck ack = { .conn_id = 0x5eed0001, .ack_delay_us = 250, .n_ranges = 2,
+    .flags = OCTO_ACK_FLAG_TIMESTAMPS, .arrival_us = 123456789,
     .ranges = { { 1000, 1002 }, { 990, 995 } } };
   len = octo_ack_write (&ack, pkt, sizeof pkt);
-  g_assert (len == OCTO_ACK_HEADER_LEN + 16);
+  g_assert (len == OCTO_ACK_HEADER_LEN + 16 + OCTO_ACK_TIMESTAMP_LEN);
   write_frame (out, ++frame, SHIM_PORT, pkt, len);
 
   /* 5, 6: RTP, extension id 3 (one-byte form) and 20 (two-byte form) */

@@ -18,6 +18,7 @@ local FIELDS_LEN = 28
 local INFO_LEN = 20
 local ACK_HEADER_LEN = 16
 local ACK_MAX_RANGES = 32
+local ACK_TIMESTAMP_LEN = 4
 
 local octopus = Proto("octopus", "Octopus")
 local octopus_ack = Proto("octopus_ack", "Octopus ACK")
@@ -108,12 +109,14 @@ local fa = {
     base.DEC),
   flags = ProtoField.uint8("octopus_ack.flags", "Flags", base.HEX),
   timestamps = ProtoField.bool("octopus_ack.timestamps",
-    "Receive timestamps follow (reserved)", 8, nil, 0x01),
+    "Receive timestamp follows the ranges", 8, nil, 0x01),
   keyframe_request = ProtoField.bool("octopus_ack.keyframe_request",
     "Key frame requested", 8, nil, 0x02),
   reserved = ProtoField.uint16("octopus_ack.reserved", "Reserved", base.HEX),
   first = ProtoField.uint32("octopus_ack.first", "First seq", base.DEC),
   last = ProtoField.uint32("octopus_ack.last", "Last seq", base.DEC),
+  arrival = ProtoField.uint32("octopus_ack.arrival_us",
+    "Newest packet's arrival (receiver clock, us mod 2^32)", base.DEC),
 }
 octopus_ack.fields = fa
 
@@ -317,7 +320,9 @@ local function is_ack(tvb)
     return false
   end
   local n = tvb(2, 2):uint()
-  return n >= 1 and n <= ACK_MAX_RANGES and len == ACK_HEADER_LEN + 8 * n
+  local stamp = bit32.band(tvb(13, 1):uint(), 0x01) ~= 0 and ACK_TIMESTAMP_LEN or 0
+  return n >= 1 and n <= ACK_MAX_RANGES and
+      len == ACK_HEADER_LEN + 8 * n + stamp
 end
 
 function octopus_ack.dissector(tvb, pinfo, tree)
@@ -343,6 +348,9 @@ function octopus_ack.dissector(tvb, pinfo, tree)
       tvb(at, 4):uint(), tvb(at + 4, 4):uint()))
     r:add(fa.first, tvb(at, 4))
     r:add(fa.last, tvb(at + 4, 4))
+  end
+  if bit32.band(tvb(13, 1):uint(), 0x01) ~= 0 then
+    t:add(fa.arrival, tvb(ACK_HEADER_LEN + 8 * n, ACK_TIMESTAMP_LEN))
   end
   pinfo.cols.info = string.format("Octopus ACK, conn %08x, %d ranges, newest %u",
     tvb(4, 4):uint(), n, tvb(ACK_HEADER_LEN + 4, 4):uint())

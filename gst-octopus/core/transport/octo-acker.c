@@ -102,7 +102,8 @@ octo_acker_build (OctoAcker *acker, OctoTime now, OctoAck *ack)
     return FALSE;
   ack->conn_id = 0;
   ack->path_id = 0;
-  ack->flags = 0;
+  ack->flags = OCTO_ACK_FLAG_TIMESTAMPS;
+  ack->arrival_us = (guint32) (acker->largest_arrival / OCTO_USECOND);
   ack->n_ranges = acker->n_ranges;
   memcpy (ack->ranges, acker->ranges, acker->n_ranges * sizeof (OctoAckRange));
   ack->ack_delay_us = now > acker->largest_arrival ?

@@ -33,8 +33,9 @@ gboolean octo_acker_on_packet (OctoAcker *acker, guint32 seq, OctoTime now);
 /* When the next ACK is due; OCTO_TIME_NONE if nothing is pending. */
 OctoTime octo_acker_deadline (const OctoAcker *acker);
 
-/* Fills @ack with the current ranges (conn_id, path_id and flags 0) and
- * restarts the schedule.  FALSE if nothing was ever received. */
+/* Fills @ack with the current ranges and the arrival time of the newest
+ * (flags TIMESTAMPS; conn_id and path_id 0) and restarts the schedule.
+ * FALSE if nothing was ever received. */
 gboolean octo_acker_build (OctoAcker *acker, OctoTime now, OctoAck *ack);
 
 G_END_DECLS

@@ -11,6 +11,8 @@ typedef struct {
   guint64 sent_total;           /* connection's bytes sent, this one included */
   guint64 first_sent_total;     /* ... at the start of that interval */
   guint64 delivered;
+  guint32 delivered_arrival_us; /* connection's, when this was sent */
+  gboolean arrival_known;       /* ... and whether it had one */
   guint32 bytes;
   gboolean in_flight;
   gboolean app_limited;
@@ -28,6 +30,11 @@ struct _OctoFlight {
   guint64 inflight;
   guint64 delivered;
   OctoTime delivered_time;
+  /* The receiver's clock when the newest delivered packet arrived (ACKs
+   * with TIMESTAMPS); not known before the first such ACK and after the
+   * sender fell idle, whose next interval starts at a send. */
+  guint32 delivered_arrival_us;
+  gboolean delivered_arrival_known;
   OctoTime first_sent_time;
   guint64 first_sent_total;
   guint64 app_limited_until;    /* 0 = not app-limited */
@@ -106,6 +113,7 @@ octo_flight_on_sent (OctoFlight *flight, guint32 bytes, OctoTime now)
     f->first_sent_time = now;
     f->first_sent_total = f->stats.bytes_sent;
     f->delivered_time = now;
+    f->delivered_arrival_known = FALSE;
   }
   SentPacket *p = slot (f, f->next);
   p->sent_time = now;
@@ -114,6 +122,8 @@ octo_flight_on_sent (OctoFlight *flight, guint32 bytes, OctoTime now)
   p->first_sent_total = f->first_sent_total;
   p->sent_total = f->stats.bytes_sent + bytes;
   p->delivered = f->delivered;
+  p->delivered_arrival_us = f->delivered_arrival_us;
+  p->arrival_known = f->delivered_arrival_known;
   p->bytes = bytes;
   p->in_flight = TRUE;
   p->app_limited = f->app_limited_until != 0;
@@ -159,10 +169,19 @@ octo_flight_expire_srtt (OctoFlight *flight)
   flight->srtt_stale = flight->srtt != 0;
 }
 
+/* What the rate sample takes from the most recently sent packet an ACK
+ * covers. */
+typedef struct {
+  gboolean have;
+  OctoTime send_elapsed, ack_elapsed;
+  guint64 sent_in_interval;
+  guint32 delivered_arrival_us;
+  gboolean arrival_known;
+} Prior;
+
 static void
 ack_packet (OctoFlight *f, guint64 seq, SentPacket *p, OctoTime now,
-    OctoRateSample *rs, OctoTime *send_elapsed, OctoTime *ack_elapsed,
-    guint64 *sent_in_interval, gboolean *have_prior)
+    OctoRateSample *rs, Prior *prior)
 {
   p->in_flight = FALSE;
   f->inflight -= p->bytes;
@@ -173,13 +192,15 @@ ack_packet (OctoFlight *f, guint64 seq, SentPacket *p, OctoTime now,
   rs->newly_acked += p->bytes;
 
   /* The sample comes from the most recently sent packet this ACK covers. */
-  if (!*have_prior || seq > rs->last_acked_seq) {
-    *have_prior = TRUE;
+  if (!prior->have || seq > rs->last_acked_seq) {
+    prior->have = TRUE;
     rs->prior_delivered = p->delivered;
     rs->is_app_limited = p->app_limited;
-    *send_elapsed = p->sent_time - p->first_sent_time;
-    *ack_elapsed = now - p->delivered_time;
-    *sent_in_interval = p->sent_total - p->first_sent_total;
+    prior->send_elapsed = p->sent_time - p->first_sent_time;
+    prior->ack_elapsed = now - p->delivered_time;
+    prior->sent_in_interval = p->sent_total - p->first_sent_total;
+    prior->delivered_arrival_us = p->delivered_arrival_us;
+    prior->arrival_known = p->arrival_known;
     f->first_sent_time = p->sent_time;
     f->first_sent_total = p->sent_total;
     rs->last_acked_seq = seq;
@@ -210,9 +231,7 @@ octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack, OctoTime now,
     OctoRateSample *rs)
 {
   OctoFlight *f = flight;
-  OctoTime send_elapsed = 0, ack_elapsed = 0;
-  guint64 sent_in_interval = 0;
-  gboolean have_prior = FALSE;
+  Prior prior = { 0 };
   guint64 largest_in_ack = 0;
   gboolean largest_newly_acked = FALSE;
 
@@ -234,31 +253,49 @@ octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack, OctoTime now,
         continue;
       if (s == largest_in_ack)
         largest_newly_acked = TRUE;
-      ack_packet (f, s, p, now, rs, &send_elapsed, &ack_elapsed,
-          &sent_in_interval, &have_prior);
+      ack_packet (f, s, p, now, rs, &prior);
     }
     if (f->base > last)
       break;                    /* older ranges are all settled */
   }
 
-  if (have_prior) {
+  if (prior.have) {
+    /* the sample's packet is the one the ACK's delay and stamp are of */
+    gboolean of_largest = largest_newly_acked &&
+        rs->last_acked_seq == largest_in_ack;
+    gboolean stamped = (ack->flags & OCTO_ACK_FLAG_TIMESTAMPS) && of_largest;
+    guint32 arrival_elapsed_us = ack->arrival_us - prior.delivered_arrival_us;
+
     /* The receiver's hold time is not path delay. */
     OctoTime delay = (OctoTime) ack->ack_delay_us * OCTO_USECOND;
-    if (largest_newly_acked && rs->last_acked_seq == largest_in_ack &&
-        rs->rtt > delay)
+    if (of_largest && rs->rtt > delay)
       rs->rtt -= delay;
     update_rtt (f, rs->rtt);
 
     if (f->app_limited_until && f->delivered > f->app_limited_until)
       f->app_limited_until = 0;
 
-    rs->interval = MAX (send_elapsed, ack_elapsed);
+    /* Delivery intervals from the receiver's arrival times where the ACK
+     * has them: ACKs that were held back or bunched on their way (a
+     * stalled up link, batched feedback) then neither stretch nor
+     * compress the sample.  A stamp older than the interval's start (a
+     * receiver clock stepped back) falls back to the ACK times. */
+    if (stamped && prior.arrival_known && arrival_elapsed_us < 0x80000000u)
+      rs->interval = MAX (prior.send_elapsed,
+          (OctoTime) arrival_elapsed_us * OCTO_USECOND);
+    else
+      rs->interval = MAX (prior.send_elapsed, prior.ack_elapsed);
+    if (stamped) {
+      f->delivered_arrival_us = ack->arrival_us;
+      f->delivered_arrival_known = TRUE;
+    }
     rs->delivered = f->delivered - rs->prior_delivered;
     /* Shorter than min_rtt: ACK compression would inflate the rate. */
     if (rs->interval > 0 && rs->interval >= f->min_rtt)
       rs->delivery_rate = rs->delivered * 8 * OCTO_SECOND / rs->interval;
     if (rs->delivery_rate > 0 && rs->is_app_limited &&
-        path_limited (f, send_elapsed, sent_in_interval, rs->delivery_rate))
+        path_limited (f, prior.send_elapsed, prior.sent_in_interval,
+            rs->delivery_rate))
       rs->is_app_limited = FALSE;
   }
 

@@ -5,6 +5,10 @@
  * rate-estimation (the estimator Linux TCP and BBR use): each packet
  * remembers how much had been delivered when it was sent, so
  * delivered-since / elapsed is the rate the path actually delivered.
+ * Elapsed is the longer of the send interval and the delivery interval;
+ * the delivery interval is taken between the receiver's arrival times
+ * where the ACKs carry them (OCTO_ACK_FLAG_TIMESTAMPS), else between our
+ * ACK times, which an ACK held back on its way stretches.
  *
  * Samples taken while the sender had nothing to send are app-limited, as
  * in the draft, unless the path evidently could not carry what was sent

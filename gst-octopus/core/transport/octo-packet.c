@@ -256,10 +256,17 @@ ranges_valid (const OctoAck *ack)
   return TRUE;
 }
 
+static gsize
+ack_len (guint n_ranges, guint8 flags)
+{
+  return OCTO_ACK_HEADER_LEN + 8 * (gsize) n_ranges +
+      (flags & OCTO_ACK_FLAG_TIMESTAMPS ? OCTO_ACK_TIMESTAMP_LEN : 0);
+}
+
 gsize
 octo_ack_write (const OctoAck *ack, guint8 *out, gsize size)
 {
-  gsize len = OCTO_ACK_HEADER_LEN + 8 * (gsize) ack->n_ranges;
+  gsize len = ack_len (ack->n_ranges, ack->flags);
 
   if (!ranges_valid (ack) || size < len)
     return 0;
@@ -276,6 +283,8 @@ octo_ack_write (const OctoAck *ack, guint8 *out, gsize size)
     octo_put_u32 (r, ack->ranges[i].first);
     octo_put_u32 (r + 4, ack->ranges[i].last);
   }
+  if (ack->flags & OCTO_ACK_FLAG_TIMESTAMPS)
+    octo_put_u32 (out + len - OCTO_ACK_TIMESTAMP_LEN, ack->arrival_us);
   return len;
 }
 
@@ -294,14 +303,16 @@ octo_ack_parse (const guint8 *data, gsize len, OctoAck *out)
   out->n_ranges = octo_get_u16 (data + 2);
   if (out->n_ranges == 0 || out->n_ranges > OCTO_ACK_MAX_RANGES)
     return OCTO_ACK_BAD_RANGES;
-  if (len != OCTO_ACK_HEADER_LEN + 8 * (gsize) out->n_ranges)
+  out->flags = data[13];
+  if (len != ack_len (out->n_ranges, out->flags))
     return OCTO_ACK_TRUNCATED;
   if (octo_get_u16 (data + 14) != 0)
     return OCTO_ACK_BAD_RESERVED;
   out->conn_id = octo_get_u32 (data + 4);
   out->ack_delay_us = octo_get_u32 (data + 8);
   out->path_id = data[12];
-  out->flags = data[13];
+  out->arrival_us = out->flags & OCTO_ACK_FLAG_TIMESTAMPS ?
+      octo_get_u32 (data + len - OCTO_ACK_TIMESTAMP_LEN) : 0;
   for (guint i = 0; i < out->n_ranges; i++) {
     const guint8 *r = data + OCTO_ACK_HEADER_LEN + 8 * i;
     out->ranges[i].first = octo_get_u32 (r);

@@ -174,13 +174,18 @@ octo_packet_is_control (const guint8 *data, gsize len)
 #define OCTO_NACK_MAX_TRIMMED 15
 #define OCTO_ACK_MAX_RANGES 32
 #define OCTO_ACK_HEADER_LEN 16
-/* Reserved ACK flag: a receive-timestamp block follows the ranges. */
+/* A receive timestamp follows the ranges: the receiver's clock, in
+ * microseconds modulo 2^32, when ranges[0].last arrived.  Only differences
+ * of two such stamps mean anything (delivery intervals at the receiver,
+ * free of how long the ACKs took back). */
 #define OCTO_ACK_FLAG_TIMESTAMPS 0x01
+#define OCTO_ACK_TIMESTAMP_LEN 4
 /* The receiver's decoder lost a reference and asks for a key frame (RTCP's
  * PLI): set on its ACKs for OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN after the
  * request, so one lost ACK does not lose it. */
 #define OCTO_ACK_FLAG_KEYFRAME_REQUEST 0x02
-#define OCTO_ACK_MAX_LEN (OCTO_ACK_HEADER_LEN + 8 * OCTO_ACK_MAX_RANGES)
+#define OCTO_ACK_MAX_LEN (OCTO_ACK_HEADER_LEN + 8 * OCTO_ACK_MAX_RANGES + \
+    OCTO_ACK_TIMESTAMP_LEN)
 
 typedef struct {
   guint32 first;
@@ -190,8 +195,9 @@ typedef struct {
 typedef struct {
   guint32 conn_id;              /* echoes the data packets' */
   guint8 path_id;               /* multipath: whose seqs the ranges are */
-  guint8 flags;                 /* OCTO_ACK_FLAG_*; TIMESTAMPS reserved */
+  guint8 flags;                 /* OCTO_ACK_FLAG_* */
   guint32 ack_delay_us;         /* receiver hold time of ranges[0].last */
+  guint32 arrival_us;           /* with TIMESTAMPS: see the flag */
   guint n_ranges;
   OctoAckRange ranges[OCTO_ACK_MAX_RANGES];     /* newest first, disjoint */
 } OctoAck;
@@ -200,7 +206,7 @@ typedef enum {
   OCTO_ACK_OK = 0,
   OCTO_ACK_NOT_ACK,             /* byte 0 is not the ACK marker */
   OCTO_ACK_BAD_VERSION,         /* transport version other than 2 (1 too) */
-  OCTO_ACK_TRUNCATED,           /* length does not match n_ranges */
+  OCTO_ACK_TRUNCATED,           /* length does not match n_ranges and flags */
   OCTO_ACK_BAD_RANGES,          /* zero/too many, inverted, overlapping or unordered */
   OCTO_ACK_BAD_RESERVED,        /* the reserved u16 is not 0 */
   OCTO_ACK_N_RESULTS

@@ -68,6 +68,7 @@ octo_receiver_config_init (OctoReceiverConfig *config)
   config->resend_wait = OCTO_RECEIVER_DEFAULT_RESEND_WAIT;
   config->ack_every = OCTO_ACKER_DEFAULT_EVERY;
   config->ack_delay = OCTO_ACKER_DEFAULT_DELAY;
+  config->ack_timestamps = TRUE;
   config->budget = NULL;
 }
 
@@ -766,6 +767,8 @@ octo_receiver_poll_ack (OctoReceiver *r, OctoTime now, guint8 *out,
       continue;
     ack.conn_id = r->conn_id;
     ack.path_id = p;
+    if (!r->config.ack_timestamps)
+      ack.flags &= ~OCTO_ACK_FLAG_TIMESTAMPS;
     if (now < r->keyframe_request_until)
       ack.flags |= OCTO_ACK_FLAG_KEYFRAME_REQUEST;
     if (path_id)

@@ -69,6 +69,9 @@ typedef struct {
   OctoTime resend_wait;
   guint32 ack_every;
   OctoTime ack_delay;
+  /* ACKs carry the newest packet's arrival time (OCTO_ACK_FLAG_TIMESTAMPS);
+   * FALSE for a sender that predates the flag */
+  gboolean ack_timestamps;
   OctoPartialBudget *budget;    /* nullable; shared, outlives the receiver */
 } OctoReceiverConfig;
 

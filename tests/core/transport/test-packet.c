@@ -179,15 +179,35 @@ test_ack_round_trip_and_validation (void)
   buf[1] = 1;
   g_assert_cmpint (octo_ack_parse (buf, 16, &back), ==, OCTO_ACK_BAD_VERSION);
   buf[1] = OCTO_TRANSPORT_VERSION;
-  /* Reserved path id and flags are passed on; the reserved u16 must be 0. */
+  /* Path id and flags are passed on; the reserved u16 must be 0. */
   buf[12] = 2;
-  buf[13] = OCTO_ACK_FLAG_TIMESTAMPS;
+  buf[13] = OCTO_ACK_FLAG_KEYFRAME_REQUEST | 0x80;
   g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_OK);
   g_assert_cmpuint (back.path_id, ==, 2);
-  g_assert_cmpuint (back.flags, ==, OCTO_ACK_FLAG_TIMESTAMPS);
+  g_assert_cmpuint (back.flags, ==, OCTO_ACK_FLAG_KEYFRAME_REQUEST | 0x80);
+  /* TIMESTAMPS says 4 more bytes follow the ranges. */
+  buf[13] = OCTO_ACK_FLAG_TIMESTAMPS;
+  g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_TRUNCATED);
+  buf[13] = 0;
   buf[15] = 1;
   g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_BAD_RESERVED);
   buf[15] = 0;
+  /* The receive timestamp: after the ranges, and only with the flag. */
+  ack.flags = OCTO_ACK_FLAG_TIMESTAMPS;
+  ack.arrival_us = 0xfedcba98u;
+  n = octo_ack_write (&ack, buf, sizeof buf);
+  g_assert_cmpuint (n, ==, 16 + 3 * 8 + 4);
+  g_assert_cmpmem (buf + 16 + 3 * 8, 4, "\xfe\xdc\xba\x98", 4);
+  g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_OK);
+  g_assert_cmpuint (back.arrival_us, ==, 0xfedcba98u);
+  g_assert_cmpmem (back.ranges, 3 * sizeof (OctoAckRange), ack.ranges,
+      3 * sizeof (OctoAckRange));
+  g_assert_cmpint (octo_ack_parse (buf, n - 1, &back), ==, OCTO_ACK_TRUNCATED);
+  g_assert_cmpint (octo_ack_parse (buf, n + 1, &back), ==, OCTO_ACK_TRUNCATED);
+  buf[13] = 0;
+  g_assert_cmpint (octo_ack_parse (buf, n, &back), ==, OCTO_ACK_TRUNCATED);
+  g_assert_cmpuint (octo_ack_write (&ack, buf, n - 1), ==, 0);
+  ack.flags = 0;
   /* Adjacent ranges must have been merged: [96,99] touching [100,120]. */
   ack.ranges[1] = (OctoAckRange) { 90, 99 };
   g_assert_cmpuint (octo_ack_write (&ack, buf, sizeof buf), ==, 0);
@@ -216,8 +236,15 @@ test_acker_merges_ranges_and_flags_duplicates (void)
   g_assert_cmpuint (ack.ranges[0].last, ==, 10);
   g_assert_cmpuint (ack.ranges[1].first, ==, 2);
   g_assert_cmpuint (ack.ranges[1].last, ==, 2);
-  /* Largest (10) arrived at 3 us. */
+  /* Largest (10) arrived at 3 us: held 17 us, stamped with its arrival. */
   g_assert_cmpuint (ack.ack_delay_us, ==, 17);
+  g_assert_cmpuint (ack.flags, ==, OCTO_ACK_FLAG_TIMESTAMPS);
+  g_assert_cmpuint (ack.arrival_us, ==, 3);
+  /* The stamp is the receiver's clock in us, modulo 2^32. */
+  octo_acker_on_packet (&a, 11, ((G_GUINT64_CONSTANT (1) << 32) + 7) *
+      OCTO_USECOND);
+  g_assert_true (octo_acker_build (&a, 0, &ack));
+  g_assert_cmpuint (ack.arrival_us, ==, 7);
 }
 
 static void
@@ -235,6 +262,7 @@ test_acker_keeps_newest_ranges_only (void)
   guint8 buf[OCTO_ACK_MAX_LEN];
   g_assert_cmpuint (octo_ack_write (&ack, buf, sizeof buf), ==,
       OCTO_ACK_MAX_LEN);
+  g_assert_cmpuint (octo_ack_write (&ack, buf, sizeof buf - 1), ==, 0);
 }
 
 static void

@@ -653,6 +653,44 @@ test_padding_is_acknowledged_and_discarded (void)
   sink_clear (&sink);
 }
 
+/* Every ACK carries the arrival time of the newest packet it names, on the
+ * receiver's clock in us; with ack_timestamps off (a sender older than the
+ * stamp) the ACK is as before it: no flag, 16 + 8 bytes for one range. */
+static void
+test_acks_carry_the_newest_arrival (void)
+{
+  for (guint stamped = 0; stamped < 2; stamped++) {
+    Sink sink;
+    OctoReceiverConfig c;
+    Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
+      0, 0 };
+    guint8 ack_bytes[OCTO_ACK_MAX_LEN];
+    OctoAck ack;
+    gsize len;
+
+    octo_receiver_config_init (&c);
+    c.ack_timestamps = stamped;
+    sink_init (&sink);
+    OctoReceiver *r = octo_receiver_new (&c, collect, &sink);
+    packetize (&w, 0, 0, 100);
+    packetize (&w, 0, 1, 100);
+    feed (r, g_ptr_array_index (w.packets, 0), 7 * OCTO_SECOND + 5);
+    feed (r, g_ptr_array_index (w.packets, 1), 7 * OCTO_SECOND +
+        250 * OCTO_USECOND);
+    len = octo_receiver_poll_ack (r, 7 * OCTO_SECOND + OCTO_MSECOND,
+        ack_bytes, NULL);
+    g_assert_cmpuint (len, ==, stamped ? 16 + 8 + 4 : 16 + 8);
+    g_assert_cmpint (octo_ack_parse (ack_bytes, len, &ack), ==, OCTO_ACK_OK);
+    g_assert_cmpuint (ack.ranges[0].last, ==, 1);
+    g_assert_cmpuint (ack.flags, ==, stamped ? OCTO_ACK_FLAG_TIMESTAMPS : 0);
+    g_assert_cmpuint (ack.arrival_us, ==, stamped ? 7000250 : 0);
+    g_assert_cmpuint (ack.ack_delay_us, ==, 750);
+    g_ptr_array_unref (w.packets);
+    octo_receiver_free (r);
+    sink_clear (&sink);
+  }
+}
+
 /* A key-frame request rides on every ACK of the next
  * OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN, and on none after it. */
 static void
@@ -683,7 +721,8 @@ test_keyframe_request_rides_on_acks_for_its_span (void)
     g_assert_cmpint (octo_ack_parse (ack_bytes, len, &ack), ==, OCTO_ACK_OK);
     g_assert_cmpuint (! !(ack.flags & OCTO_ACK_FLAG_KEYFRAME_REQUEST), ==,
         asks[i]);
-    g_assert_cmpuint (ack.flags & ~OCTO_ACK_FLAG_KEYFRAME_REQUEST, ==, 0);
+    g_assert_cmpuint (ack.flags & ~OCTO_ACK_FLAG_KEYFRAME_REQUEST, ==,
+        OCTO_ACK_FLAG_TIMESTAMPS);
   }
   g_assert_cmpuint (octo_receiver_get_stats (r)->keyframe_requests, ==, 1);
   g_ptr_array_unref (w.packets);
@@ -1027,6 +1066,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/receiver/acks-carry-the-newest-arrival",
+      test_acks_carry_the_newest_arrival);
   g_test_add_func ("/transport/receiver/in-order-messages-delivered-byte-exact",
       test_in_order_messages_delivered_byte_exact);
   g_test_add_func
