@@ -281,6 +281,7 @@ write_padding (OctoSender *s, guint64 pacing_rate, guint8 *out)
     .msg_id = msg_id,
     .priority = OCTO_PRIORITY_MAX,
     .link_bitrate_threshold_bps = MIN (pacing_rate, OCTO_BITRATE_MAX_BPS),
+    .slack_ms = OCTO_SENDER_PADDING_SLACK_MS,
   };
   OctoMsgInfo info;
 

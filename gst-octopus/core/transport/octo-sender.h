@@ -35,12 +35,13 @@ typedef struct {
    * with gain > 1) and out of data, send padding at the pacing rate, so
    * that an app-limited sender still measures what the path could carry.
    * A padding message (OCTO_MSG_FLAG_PADDING) belongs to the stream last
-   * submitted, with priority 7 and the pacing rate as bitrate threshold:
-   * an Octopus queue whose link cannot carry the probe drops it at the
-   * head instead of delaying the stream.  Stops once the estimate reaches
-   * probe_ceiling (bits/s of link bytes), or by default (0) twice the rate
-   * the app submitted over the last second: probing is for headroom the
-   * app could use next, not for the path's full capacity. */
+   * submitted, with priority 7, the pacing rate as bitrate threshold and
+   * OCTO_SENDER_PADDING_SLACK_MS of slack: an Octopus queue whose link
+   * cannot carry the probe drops it once it waited that long instead of
+   * delaying the stream.  Stops once the estimate reaches probe_ceiling
+   * (bits/s of link bytes), or by default (0) OCTO_SENDER_PROBE_HEADROOM
+   * times the rate the app submitted over the last second: probing is for
+   * headroom the app could use next, not for the path's full capacity. */
   gboolean probe;
   guint64 probe_ceiling;
   guint32 seed;
@@ -62,6 +63,13 @@ typedef struct {
 /* The default probe ceiling in multiples of the rate the app submitted over
  * the last OCTO_SENDER_SUBMITTED_WINDOW. */
 #define OCTO_SENDER_PROBE_HEADROOM 4
+/* A padding message is droppable only after waiting this long in a queue
+ * (its slack): its bitrate threshold, the pacing rate, is above what an
+ * Octopus queue measures for a user whose queue stays short, since it
+ * only sees what the user sends, so without slack a queue that is not
+ * congested drops every probe and the estimate never finds headroom.  The
+ * case-2 preset's slack: a queue that holds less is not congested. */
+#define OCTO_SENDER_PADDING_SLACK_MS 10
 #define OCTO_SENDER_SUBMITTED_WINDOW (1 * OCTO_SECOND)
 /* ACKs asking for a key frame within this of the last request taken are
  * the same request (the receiver repeats it for

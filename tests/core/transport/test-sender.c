@@ -307,18 +307,21 @@ count_message (OctoMessage *msg, gpointer user_data)
 }
 
 /* A 2 Mbit/s source (one 8250-byte frame per 33 ms) on a constant link of
- * @packets_per_ms x 12 Mbit/s; returns the estimate after @seconds. */
+ * @packets_per_ms x 12 Mbit/s behind a @queue; returns the estimate after
+ * @seconds. */
 static guint64
-run_app_limited (guint packets_per_ms, gboolean probe, guint64 ceiling,
-    guint seconds, OctoSenderStats *st, Delivered *d)
+run_app_limited_behind (const gchar *queue, guint32 frame_bytes,
+    guint packets_per_ms, gboolean probe, guint64 ceiling, guint seconds,
+    OctoSenderStats *st, Delivered *d)
 {
   SimWorldConfig c;
   OctoTrace *trace;
-  Backlog b = { 0, 8250, 33 * OCTO_MSECOND };
+  Backlog b = { 0, frame_bytes, 33 * OCTO_MSECOND };
 
   sim_world_config_init (&c);
   c.sender.probe = probe;
   c.sender.probe_ceiling = ceiling;
+  c.down_queue = queue;
   c.down_trace = trace = sim_constant_trace (packets_per_ms);
   SimWorld *sim = sim_world_new (&c, count_message, d, NULL);
   sim_world_set_app (sim, backlog_app, &b, 0);
@@ -328,6 +331,14 @@ run_app_limited (guint packets_per_ms, gboolean probe, guint64 ceiling,
   sim_world_free (sim);
   octo_trace_free (trace);
   return bw;
+}
+
+static guint64
+run_app_limited (guint packets_per_ms, gboolean probe, guint64 ceiling,
+    guint seconds, OctoSenderStats *st, Delivered *d)
+{
+  return run_app_limited_behind ("droptail", 8250, packets_per_ms, probe,
+      ceiling, seconds, st, d);
 }
 
 /* Without padding, an app-limited sender's estimate never exceeds what the
@@ -361,6 +372,28 @@ test_app_limited_sender_probes_for_headroom (void)
   g_test_message ("ceiling 20 Mbit/s: estimate %" G_GUINT64_FORMAT, full);
   g_assert_cmpuint (full, >=, 12000000 * 9 / 10);
   g_assert_cmpuint (full, <=, 12000000 * 11 / 10);
+}
+
+/* A 16 Mbit/s source (66 kB every 33 ms) on a 48 Mbit/s link behind an
+ * Octopus queue: the padding gets through and the estimate finds the whole
+ * link (under the 64 Mbit/s ceiling of four times the app's rate).  The
+ * padding's bitrate threshold is the pacing rate, above the rate the queue
+ * measures for a user whose queue stays short (it sees only what the user
+ * sends); without the padding's slack the queue dropped the probes and the
+ * estimate stayed at 22 Mbit/s. */
+static void
+test_padding_passes_an_octopus_queue_that_is_not_congested (void)
+{
+  OctoSenderStats st;
+  Delivered d = { 0 };
+  guint64 probed = run_app_limited_behind ("octopus", 66000, 4, TRUE, 0, 10,
+      &st, &d);
+
+  g_test_message ("behind an Octopus queue: estimate %" G_GUINT64_FORMAT
+      ", padding %" G_GUINT64_FORMAT " packets", probed, st.padding_packets);
+  g_assert_cmpuint (probed, >=, 48000000 * 9 / 10);
+  g_assert_cmpuint (d.padding, ==, 0);
+  g_assert_cmpuint (d.messages, >=, 10 * OCTO_SECOND / (33 * OCTO_MSECOND) - 3);
 }
 
 /* Padding stops once the estimate reaches the ceiling the app asked for.
@@ -903,6 +936,9 @@ main (int argc, char **argv)
       test_live_source_at_twice_the_rate_drops_by_the_rules);
   g_test_add_func ("/transport/sender/app-limited-sender-probes-for-headroom",
       test_app_limited_sender_probes_for_headroom);
+  g_test_add_func
+      ("/transport/sender/padding-passes-an-octopus-queue-that-is-not-congested",
+      test_padding_passes_an_octopus_queue_that_is_not_congested);
   g_test_add_func ("/transport/sender/probe-ceiling-stops-padding",
       test_probe_ceiling_stops_padding);
   g_test_add_func
