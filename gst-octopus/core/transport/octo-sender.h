@@ -20,6 +20,7 @@
 #pragma once
 
 #include "octo-mp-session.h"
+#include "octo-preset.h"
 #include "octo-qpacket.h"
 #include "octo-send-session.h"
 
@@ -68,8 +69,9 @@ typedef struct {
  * Octopus queue measures for a user whose queue stays short, since it
  * only sees what the user sends, so without slack a queue that is not
  * congested drops every probe and the estimate never finds headroom.  The
- * case-2 preset's slack: a queue that holds less is not congested. */
-#define OCTO_SENDER_PADDING_SLACK_MS 10
+ * quality preset's slack, for its reason: a message that waited less did
+ * not make the queue long. */
+#define OCTO_SENDER_PADDING_SLACK_MS OCTO_PRESET_QUALITY_SLACK_MS
 #define OCTO_SENDER_SUBMITTED_WINDOW (1 * OCTO_SECOND)
 /* ACKs asking for a key frame within this of the last request taken are
  * the same request (the receiver repeats it for
