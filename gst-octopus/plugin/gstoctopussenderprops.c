@@ -94,8 +94,8 @@ gst_octopus_sender_param_estimated_bitrate (void)
   return g_param_spec_uint ("estimated-bitrate", "Estimated bitrate",
       "Rate the encoder should aim at, bits/s of IP datagrams (0 = "
       "unknown): the bottleneck-bandwidth estimate, or while the path holds "
-      "a standing queue (smoothed RTT at least twice the minimum) at most "
-      "1.25 times the rate acknowledged in the last 250 ms plus 10 kbit/s; "
+      "a standing queue (smoothed RTT at least 1.5 times the minimum) at "
+      "most 1.5 times the rate acknowledged in the last 250 ms plus 10 kbit/s; "
       "notified on changes of more than 5 %", 0, G_MAXUINT, 0, RO);
 }
 

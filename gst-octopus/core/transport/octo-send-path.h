@@ -64,11 +64,12 @@ G_BEGIN_DECLS
 /* How many recent feedbacks' hold-backs the largest is taken of. */
 #define OCTO_SEND_PATH_HOLD_BACKS 16
 
-/* The application's rate (header): a queue of one minimum RTT (a smoothed
- * RTT of twice the minimum) is a standing one; then the rate acked in the
- * last 250 ms, with 25 % more (chosen in the simulator, design §5). */
-#define OCTO_SEND_PATH_QUEUED_RTT_RATIO 2.0
-#define OCTO_SEND_PATH_ACKED_FACTOR 1.25
+/* The application's rate (header): a queue of half a minimum RTT (a
+ * smoothed RTT of 1.5 times the minimum) is a standing one; then the rate
+ * acked in the last 250 ms, with 50 % more (libwebrtc's factor; both chosen
+ * in the simulator, design §5). */
+#define OCTO_SEND_PATH_QUEUED_RTT_RATIO 1.5
+#define OCTO_SEND_PATH_ACKED_FACTOR 1.5
 #define OCTO_SEND_PATH_ACKED_EXTRA 10000
 #define OCTO_SEND_PATH_ACKED_WINDOW (250 * OCTO_MSECOND)
 /* Acked bytes, one sample per aligned 2^23 ns (8.4 ms): 64 reach back more

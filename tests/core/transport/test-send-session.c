@@ -577,9 +577,9 @@ run_acks (AckScript *a, OctoTime from, OctoTime to, OctoTime rtt)
 }
 
 /* The application's rate: the estimate while the path holds no standing
- * queue, however little the app sends; 1.25 times the acked rate plus
- * 10 kbit/s once the smoothed RTT is twice the minimum; the estimate again
- * when the queue is gone. */
+ * queue, however little the app sends; 1.5 times the acked rate plus
+ * 10 kbit/s once the smoothed RTT is 1.5 times the minimum; the estimate
+ * again when the queue is gone. */
 static void
 test_app_rate_follows_acked_rate_under_a_standing_queue (void)
 {
@@ -591,20 +591,26 @@ test_app_rate_follows_acked_rate_under_a_standing_queue (void)
   g_assert_cmpuint (octo_send_session_app_rate (a.session), ==, 10000000);
   /* RTT 50 ms: acked 2 Mbit/s, no queue */
   g_assert_cmpuint (run_acks (&a, 0, 500 * MS, 50 * MS), ==, 10000000);
-  /* RTT 150 ms from 500 ms on; srtt reaches 100 ms after six samples, and
-   * the acked rate is 2 Mbit/s again once 250 ms of them came in */
-  g_assert_cmpuint (run_acks (&a, 500 * MS, 1000 * MS, 150 * MS), ==,
-      1.25 * 2000000 + 10000);
+  /* RTT 70 ms, 1.4 times the minimum: not yet a standing queue */
+  g_assert_cmpuint (run_acks (&a, 500 * MS, 1000 * MS, 70 * MS), ==,
+      10000000);
+  /* RTT 80 ms from 1 s on, 1.6 times: srtt passes 75 ms after six samples,
+   * and the acked rate is 2 Mbit/s again once 250 ms of them came in */
+  g_assert_cmpuint (run_acks (&a, 1000 * MS, 1500 * MS, 80 * MS), ==,
+      1.5 * 2000000 + 10000);
+  /* and so at RTT 150 ms */
+  g_assert_cmpuint (run_acks (&a, 1500 * MS, 2000 * MS, 150 * MS), ==,
+      1.5 * 2000000 + 10000);
   octo_send_session_get_stats (a.session, &st);
-  g_assert_cmpuint (st.app_rate, ==, 2510000);
+  g_assert_cmpuint (st.app_rate, ==, 3010000);
   g_assert_cmpuint (st.bandwidth, ==, 10000000);
-  g_assert_cmpuint (st.srtt, >=, 100 * MS);
+  g_assert_cmpuint (st.srtt, >=, 75 * MS);
   /* the estimate still bounds it */
   cc->bandwidth = 2000000;
   g_assert_cmpuint (octo_send_session_app_rate (a.session), ==, 2000000);
   cc->bandwidth = 10000000;
-  /* RTT 50 ms again: the queue is gone within six samples */
-  g_assert_cmpuint (run_acks (&a, 1000 * MS, 1400 * MS, 50 * MS), ==,
+  /* RTT 50 ms again: the queue is gone within a few samples */
+  g_assert_cmpuint (run_acks (&a, 2000 * MS, 2400 * MS, 50 * MS), ==,
       10000000);
   g_assert_cmpuint (drops.dropped, ==, 0);
   octo_send_session_free (a.session);
