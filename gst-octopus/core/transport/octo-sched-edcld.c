@@ -1,7 +1,8 @@
 /* gst-octopus core: EDCLD's cost (paper 003, eq. 17): each packet of L
  * bytes to the path of least
  *   C_p = D_p + (1 - w) L / (mu_p - lambda_p) + w (q_p + L) / mu_p,
- * D_p the one-way delay (sRTT/2), mu_p the available bandwidth, lambda_p
+ * D_p the fixed propagation delay (the paper's words; the minimum RTT / 2,
+ * sRTT / 2 until there is one), mu_p the available bandwidth, lambda_p
  * the rate this scheduler puts on the path, q_p its pacer queue; the
  * M/M/1 term (Poisson traffic) and the queue term (unknown traffic) mixed
  * with w = 0.8 as in the paper.  EDCLD moves the splitting ratio towards
@@ -29,7 +30,8 @@ cost (const OctoSchedPath *p, gdouble load, guint32 size)
 {
   gdouble mu = octo_sched_path_bandwidth (p) / 8.0;     /* bytes/s */
   gdouble lambda = load / ((gdouble) EDCLD_RATE_WINDOW / OCTO_SECOND);
-  gdouble d = (gdouble) p->srtt / 2 / OCTO_SECOND, mm1;
+  OctoTime rtt = p->min_rtt ? p->min_rtt : p->srtt;
+  gdouble d = (gdouble) rtt / 2 / OCTO_SECOND, mm1;
 
   if (mu <= 0)
     return G_MAXDOUBLE;

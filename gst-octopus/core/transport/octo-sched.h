@@ -1,17 +1,18 @@
 /* gst-octopus core: multipath packet schedulers (which path each packet of a
  * message takes).
  *
- * A scheduler sees each path's state (smoothed RTT, bytes waiting in its
- * pacer, pacing rate, bandwidth estimate, up or down) and assigns the
- * packets of one message, in order, to paths.  One scheduler is one file
- * with one state struct behind this small table of operations, as the
- * congestion controllers (octo-cc.h); they are chosen by name:
+ * A scheduler sees each path's state (smoothed and minimum RTT, bytes
+ * waiting in its pacer, pacing rate, bandwidth estimate, up or down) and
+ * assigns the packets of one message, in order, to paths.  One scheduler
+ * is one file with one state struct behind this small table of
+ * operations, as the congestion controllers (octo-cc.h); they are chosen
+ * by name:
  *  - "min-cost": the Delay-BBR paper's (003, eq. 13-15, Algorithm 6): each
  *    packet to the path of least RTT_p/2 + Q_p/c_p, so a frame's packets
  *    arrive close together;
  *  - "wrr": weighted round robin by available bandwidth (003 eq. 16);
- *  - "edcld": EDCLD's cost, M/M/1 and queue terms mixed with w = 0.8
- *    (003 eq. 17);
+ *  - "edcld": EDCLD's cost, the propagation delay plus M/M/1 and queue
+ *    terms mixed with w = 0.8 (003 eq. 17);
  *  - "sfl": SFL's water filling (003 Algorithm 7): a message is cut into
  *    one sub-frame per path so that every path's one-way delay plus its
  *    share's transmission time is equal;
@@ -28,6 +29,8 @@ G_BEGIN_DECLS
 
 typedef struct {
   OctoTime srtt;                /* 0: unknown (no sample yet) */
+  OctoTime min_rtt;             /* the least RTT seen: the propagation
+                                 * delay's round trip; 0: unknown */
   guint64 queued_bytes;         /* waiting in the path's pacer */
   guint64 pacing_rate;          /* bits/s; 0: not known yet */
   guint64 bandwidth;            /* the controller's estimate; 0: unknown */

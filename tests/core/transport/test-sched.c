@@ -159,6 +159,31 @@ test_edcld_moves_load_to_the_shorter_path_until_costs_meet (void)
   octo_sched_free (s);
 }
 
+/* EDCLD's D_p is the fixed propagation delay (the minimum RTT / 2), not the
+ * smoothed RTT: a path whose queue holds 80 ms costs what its 20 ms round
+ * trip does, so the assignment is the one above; a path without a minimum
+ * yet is taken at its smoothed RTT, and then the other path takes 25
+ * first. */
+static void
+test_edcld_delay_is_the_propagation_delay (void)
+{
+  OctoSched *s = octo_sched_new ("edcld");
+  OctoSchedPath paths[2] = { path (100, 8), path (60, 8) };
+
+  paths[0].min_rtt = 20 * MS;
+  paths[1].min_rtt = 60 * MS;
+  check (s, paths, 2, 0,
+      "0000000000" "0000000000" "00000" "1" "0" "1");
+  octo_sched_free (s);
+
+  s = octo_sched_new ("edcld");
+  paths[0].queued_bytes = paths[1].queued_bytes = 0;
+  paths[0].min_rtt = 0;
+  check (s, paths, 2, 0,
+      "1111111111" "1111111111" "11111" "0" "1" "0");
+  octo_sched_free (s);
+}
+
 /* The M/M/1 term remembers the load it put on a path even when its queue
  * has drained; the load fades with time. */
 static void
@@ -275,6 +300,8 @@ main (int argc, char **argv)
       test_wrr_gives_a_down_path_nothing);
   g_test_add_func ("/transport/sched/edcld-moves-load-to-the-shorter-path-until-costs-meet",
       test_edcld_moves_load_to_the_shorter_path_until_costs_meet);
+  g_test_add_func ("/transport/sched/edcld-delay-is-the-propagation-delay",
+      test_edcld_delay_is_the_propagation_delay);
   g_test_add_func ("/transport/sched/edcld-remembers-recent-load",
       test_edcld_remembers_recent_load);
   g_test_add_func ("/transport/sched/sfl-cuts-sub-frames-by-water-filling",
