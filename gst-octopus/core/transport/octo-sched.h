@@ -29,7 +29,8 @@ G_BEGIN_DECLS
 
 typedef struct {
   OctoTime srtt;                /* 0: unknown (no sample yet) */
-  OctoTime min_rtt;             /* the least RTT seen: the propagation
+  OctoTime min_rtt;             /* the controller's minimum RTT (BBR's
+                                 * windowed minimum): the propagation
                                  * delay's round trip; 0: unknown */
   guint64 queued_bytes;         /* waiting in the path's pacer */
   guint64 pacing_rate;          /* bits/s; 0: not known yet */
