@@ -81,7 +81,6 @@ class Receiver:
             f"reorder-wait={args.reorder_wait_ms} "
             + (f"resend-wait={args.resend_wait_ms} " if args.resend_wait_ms is not None
                else "")
-            + (f"silence-hold={args.silence_hold_ms} " if args.silence_hold_ms else "")
             + (f"{args.src_options} " if args.src_options else "")
             + f"! tee name=t "
             f't. ! queue ! octopusframelog location="{args.out}/received.csv" '
@@ -195,9 +194,7 @@ def send(args, port, paths):
            f"--sink-stats={args.out}/sink-stats.json", f"--max-bitrate={args.max_bitrate}",
            f"--slack-ms={args.slack_ms}", f"--encoder-options={args.encoder_options}",
            f"--sink-options={args.sink_options}"
-           + (" resend-keyframes=true" if args.resend_keyframes else "")
-           + (f" receiver-silence-hold={args.silence_hold_ms}" if args.silence_hold_ms
-              else "")]
+           + (" resend-keyframes=true" if args.resend_keyframes else "")]
     if args.scheduler:
         cmd += [f"--paths={','.join(paths)}", f"--scheduler={args.scheduler}"]
     else:
@@ -305,11 +302,6 @@ def main():
                    help="octopussrc resend-wait: how long a complete message waits for an "
                         "older one whose sender resends lost packets (--resend-keyframes); "
                         "default: the element's")
-    p.add_argument("--silence-hold-ms", type=int, default=0,
-                   help="with --scheduler: octopussrc silence-hold and octopussink "
-                        "receiver-silence-hold (a newer message waits up to this long "
-                        "while a link is silent, for the older ones the sender moves "
-                        "off it; default 0: no such wait)")
     p.add_argument("--slack-ms", type=int, default=-1,
                    help="octopustag slack (ms) of every message: droppable only after "
                         "queueing this long (-1, the default: the policy's, 10 for "
@@ -342,8 +334,6 @@ def main():
     args.build = os.path.abspath(args.build)
     if args.queue == "quco" and (args.scheduler or args.single_link):
         p.error("--queue=quco is single-path (its sender is not multipath)")
-    if args.silence_hold_ms and not args.scheduler:
-        p.error("--silence-hold-ms needs --scheduler (it waits for a silent link)")
     if args.resend_keyframes and not args.scheduler:
         p.error("--resend-keyframes needs --scheduler (it resends over both links)")
     if args.scheduler and args.single_link:

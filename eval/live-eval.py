@@ -15,10 +15,8 @@ case2-droptail, case2-quco (make demo's case 2 and QUCO's arm), case1-octopus,
 case1-droptail, and over two links (TRACE as link a, 5G-driving-1 as link b
 unless --call-arg=--trace-b=PATH): mp-SCHEDULER (min-cost, min-rtt, wrr,
 edcld, sfl), mp-SCHEDULER-resend (the same, resending lost packets of key
-frames: octopus-call.py --resend-keyframes), mp-SCHEDULER-hold (the same,
-the receiver holding newer messages up to MP_SILENCE_HOLD_MS while a link
-is silent: --silence-hold-ms) and the single-path arms mp-single-a,
-mp-single-b.
+frames: octopus-call.py --resend-keyframes) and the single-path arms
+mp-single-a, mp-single-b.
 
 --call-arg passes ARG to every call (repeat it for several),
 e.g. --call-arg=--twcc-interval-ms=50 to compare a receiver setting, or
@@ -76,11 +74,6 @@ from summary import (capacity_bytes, delivered_down_bytes,  # noqa: E402  (one u
                      encoded_captures_ms)
 WEBRTC_CALL = os.path.join(ROOT, "demo-pipelines", "webrtc-call.py")
 OCTOPUS_CALL = os.path.join(ROOT, "demo-pipelines", "octopus-call.py")
-# The mp-...-hold arms' silence hold: a silent link is declared down
-# max(3 x sRTT, 100 ms) after its last ACK (about 170 ms on these links),
-# and what moves off it then crosses link a (30 ms one way, plus its queue),
-# all within the sender's 500 ms deadline.
-MP_SILENCE_HOLD_MS = 400
 SHIM_ERROR_LIMIT_MS = 1.0
 SERIES_BIN_S = 0.5
 METRICS = [("p50_latency_ms", "p50 lat ms", 1), ("p99_latency_ms", "p99 lat ms", 1),
@@ -315,9 +308,6 @@ def call_command(args, trace, scheme, run_dir):
         options = [f"--single-link={arm[-1]}"]
     elif case == "mp" and arm.endswith("-resend"):
         options = [f"--scheduler={arm[:-len('-resend')]}", "--resend-keyframes"]
-    elif case == "mp" and arm.endswith("-hold"):
-        options = [f"--scheduler={arm[:-len('-hold')]}",
-                   f"--silence-hold-ms={MP_SILENCE_HOLD_MS}"]
     elif case == "mp" and arm:
         options = [f"--scheduler={arm}"]
     else:

@@ -78,7 +78,6 @@ enum {
   PROP_SCHEDULER,
   PROP_OUTAGE_RESTART,
   PROP_RESEND_KEYFRAMES,
-  PROP_RECEIVER_SILENCE_HOLD,
 };
 
 #define DEFAULT_HOST "127.0.0.1"
@@ -120,7 +119,6 @@ gst_octopus_qualitative_get_type (void)
 #define DEFAULT_PATHS NULL
 #define DEFAULT_SCHEDULER "min-cost"
 #define DEFAULT_RESEND_KEYFRAMES FALSE
-#define DEFAULT_RECEIVER_SILENCE_HOLD 0
 
 /* EOS waits for the send buffer to drain, but not forever (no receiver). */
 #define EOS_DRAIN_TIMEOUT (5 * GST_SECOND)
@@ -153,7 +151,6 @@ struct _GstOctopusSink {
   gchar *paths;
   gchar *scheduler;
   gboolean resend_keyframes;
-  guint receiver_silence_hold;  /* ms */
 
   /* transport state (lock) */
   GMutex lock;
@@ -668,7 +665,6 @@ gst_octopus_sink_start (GstBaseSink *bsink)
   config.probe_ceiling = self->probe_ceiling;
   config.restart_after = self->outage_restart * GST_MSECOND;
   config.resend_keyframes = self->resend_keyframes;
-  config.receiver_silence_hold = self->receiver_silence_hold * GST_MSECOND;
   self->qualitative_mode = self->qualitative;
   GST_OBJECT_UNLOCK (self);
   octo_qframe_reset (&self->frame);
@@ -984,9 +980,6 @@ gst_octopus_sink_set_property (GObject *object, guint prop_id,
     case PROP_RESEND_KEYFRAMES:
       self->resend_keyframes = g_value_get_boolean (value);
       break;
-    case PROP_RECEIVER_SILENCE_HOLD:
-      self->receiver_silence_hold = g_value_get_uint (value);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1072,9 +1065,6 @@ gst_octopus_sink_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_RESEND_KEYFRAMES:
       g_value_set_boolean (value, self->resend_keyframes);
-      break;
-    case PROP_RECEIVER_SILENCE_HOLD:
-      g_value_set_uint (value, self->receiver_silence_hold);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1193,15 +1183,6 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
           "packets say so, and octopussrc holds newer messages up to its "
           "resend-wait for them.  Ignored with one path",
           DEFAULT_RESEND_KEYFRAMES, rw));
-  g_object_class_install_property (gobject_class,
-      PROP_RECEIVER_SILENCE_HOLD, g_param_spec_uint ("receiver-silence-hold",
-          "Receiver silence hold",
-          "Multipath: the receiving octopussrc's silence-hold (ms).  A down "
-          "path's packets of a message older than one already sent on a "
-          "live path are then moved there too unless that one left at least "
-          "this long ago, since the receiver may still hold it for them; "
-          "0 = the receiver holds nothing for a silent path",
-          0, 1000, DEFAULT_RECEIVER_SILENCE_HOLD, rw));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class, "Octopus sink",
@@ -1242,7 +1223,6 @@ gst_octopus_sink_init (GstOctopusSink *self)
   self->paths = g_strdup (DEFAULT_PATHS);
   self->scheduler = g_strdup (DEFAULT_SCHEDULER);
   self->resend_keyframes = DEFAULT_RESEND_KEYFRAMES;
-  self->receiver_silence_hold = DEFAULT_RECEIVER_SILENCE_HOLD;
   self->wake_fd = -1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->drained);

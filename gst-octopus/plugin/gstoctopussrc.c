@@ -55,7 +55,6 @@ enum {
   PROP_TIMEOUT,
   PROP_REORDER_WAIT,
   PROP_RESEND_WAIT,
-  PROP_SILENCE_HOLD,
   PROP_ACK_TIMESTAMPS,
   PROP_ACK_EVERY,
   PROP_MAX_PEERS,
@@ -75,7 +74,6 @@ enum {
 #define DEFAULT_TIMEOUT (OCTO_RECEIVER_DEFAULT_TIMEOUT / GST_MSECOND)
 #define DEFAULT_REORDER_WAIT 0
 #define DEFAULT_RESEND_WAIT (OCTO_RECEIVER_DEFAULT_RESEND_WAIT / OCTO_MSECOND)
-#define DEFAULT_SILENCE_HOLD 0
 #define DEFAULT_ACK_TIMESTAMPS TRUE
 #define DEFAULT_ACK_EVERY OCTO_ACKER_DEFAULT_EVERY
 #define DEFAULT_MAX_PEERS OCTO_PEER_TABLE_DEFAULT_MAX_PEERS
@@ -118,7 +116,6 @@ struct _GstOctopusSrc {
   guint timeout;
   guint reorder_wait;
   guint resend_wait;            /* ms */
-  guint silence_hold;           /* ms */
   gboolean ack_timestamps;
   guint ack_every;
   guint max_peers;
@@ -283,7 +280,6 @@ build_stats (GstOctopusSrc *self)
       "bytes-delivered", G_TYPE_UINT64, sum.bytes_delivered,
       "messages-late", G_TYPE_UINT64, sum.messages_late,
       "messages-reordered", G_TYPE_UINT64, sum.messages_reordered,
-      "messages-silence-held", G_TYPE_UINT64, sum.messages_silence_held,
       "messages-timed-out", G_TYPE_UINT64, sum.messages_timed_out,
       "messages-evicted", G_TYPE_UINT64, sum.messages_evicted,
       "messages-too-large", G_TYPE_UINT64, sum.messages_too_large,
@@ -326,7 +322,6 @@ peer_table_config (GstOctopusSrc *self, OctoPeerTableConfig *config)
   config->receiver.timeout = self->timeout * GST_MSECOND;
   config->receiver.reorder_wait = self->reorder_wait * GST_MSECOND;
   config->receiver.resend_wait = self->resend_wait * GST_MSECOND;
-  config->receiver.silence_hold = self->silence_hold * GST_MSECOND;
   config->receiver.ack_timestamps = self->ack_timestamps;
   config->receiver.ack_every = self->ack_every;
   config->max_total_partial_bytes = self->max_total_partial_bytes;
@@ -727,9 +722,6 @@ gst_octopus_src_set_property (GObject *object, guint prop_id,
       break;
     case PROP_RESEND_WAIT:
       self->resend_wait = g_value_get_uint (value);
-      break;
-    case PROP_SILENCE_HOLD:
-      self->silence_hold = g_value_get_uint (value);
       self->peer_config_changed = TRUE;
       break;
     case PROP_ACK_TIMESTAMPS:
@@ -826,9 +818,6 @@ gst_octopus_src_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_RESEND_WAIT:
       g_value_set_uint (value, self->resend_wait);
-      break;
-    case PROP_SILENCE_HOLD:
-      g_value_set_uint (value, self->silence_hold);
       break;
     case PROP_ACK_TIMESTAMPS:
       g_value_set_boolean (value, self->ack_timestamps);
@@ -932,16 +921,6 @@ gst_octopus_src_class_init (GstOctopusSrcClass *klass)
           "message whose sender resends its lost packets (octopussink "
           "resend-keyframes), if longer than reorder-wait", 0, 1000,
           DEFAULT_RESEND_WAIT, rw));
-  g_object_class_install_property (gobject_class, PROP_SILENCE_HOLD,
-      g_param_spec_uint ("silence-hold", "Silence hold",
-          "Milliseconds a complete message may also wait while an older one "
-          "of its stream is missing and a path that carried the stream has "
-          "fallen silent (no packet for 4 times its usual spacing, and at "
-          "least reorder-wait) without bringing it or a newer one: a "
-          "multipath sender moves a down path's packets to a live one (set "
-          "octopussink receiver-silence-hold to the same); 0 = no such wait",
-          0, 1000,
-          DEFAULT_SILENCE_HOLD, rw));
   g_object_class_install_property (gobject_class, PROP_ACK_TIMESTAMPS,
       g_param_spec_boolean ("ack-timestamps", "ACK timestamps",
           "Stamp every ACK with the newest packet's arrival time, so the "
@@ -1005,7 +984,6 @@ gst_octopus_src_init (GstOctopusSrc *self)
   self->timeout = DEFAULT_TIMEOUT;
   self->reorder_wait = DEFAULT_REORDER_WAIT;
   self->resend_wait = DEFAULT_RESEND_WAIT;
-  self->silence_hold = DEFAULT_SILENCE_HOLD;
   self->ack_timestamps = DEFAULT_ACK_TIMESTAMPS;
   self->ack_every = DEFAULT_ACK_EVERY;
   self->max_peers = DEFAULT_MAX_PEERS;

@@ -136,8 +136,6 @@ def test_commands(le, recorded):
               "case1-droptail": ("octopus-call.py", ["--case=1", "--queue=droptail"]),
               "mp-min-cost": ("octopus-call.py", ["--scheduler=min-cost"]),
               "mp-single-b": ("octopus-call.py", ["--single-link=b"]),
-              "mp-min-rtt-hold": ("octopus-call.py", ["--scheduler=min-rtt",
-                                                      "--silence-hold-ms=400"]),
               "gcc": ("webrtc-call.py", ["--scheme=gcc"]),
               "octopus-svc": ("webrtc-call.py", ["--scheme=octopus-svc"])}
     for scheme, (script, options) in expect.items():

@@ -1,8 +1,7 @@
 /* Fuzzes the receiver with a stream of datagrams: the input is split into
  * records (2-byte big-endian length + bytes), each fed to one OctoReceiver
- * under tight memory caps, a 5 ms reorder wait and a 40 ms silence hold
- * (the packets name their paths), its timer run after each; 10 s after the
- * last nothing may still wait.  It must never read or write out of bounds, stay within its caps,
+ * under tight memory caps and a 5 ms reorder wait, its timer run after
+ * each; 10 s after the last nothing may still wait.  It must never read or write out of bounds, stay within its caps,
  * deliver only messages of their announced length (a layered one: exactly
  * its delivered layers' lengths) and, per stream and connection (a new one
  * at each replacement), in increasing msg_id order; qualitative (trimmed)
@@ -75,7 +74,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   config.max_partial_messages = 4;
   config.max_partial_bytes = 64 * 1024;
   config.reorder_wait = 5 * OCTO_MSECOND;
-  config.silence_hold = 40 * OCTO_MSECOND;
   order.last_id = g_hash_table_new (NULL, NULL);
   r = octo_receiver_new (&config, check_message, &order);
   order.receiver = r;

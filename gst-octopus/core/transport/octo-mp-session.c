@@ -365,11 +365,10 @@ latest_of_stream (const OctoMpSession *s, guint64 source, guint16 stream_id)
 
 /* In-order receiver: releases the entries of s->batch (packets of paths
  * gone down) whose message is older than one of its stream committed
- * without a packet among them (and, with receiver_silence_hold, at least
- * that long ago: the receiver may still hold a newer one for them).  That
- * one left on live paths before these go (or waits in a live pacer ahead
- * of them), so the receiver has it first and would discard these as late;
- * see OctoMpSessionConfig.in_order_receiver for what this assumes. */
+ * without a packet among them.  That one left on live paths before these
+ * go (or waits in a live pacer ahead of them), so the receiver has it
+ * first and would discard these as late; see
+ * OctoMpSessionConfig.in_order_receiver for what this assumes. */
 static void
 drop_superseded (OctoMpSession *s, OctoTime now)
 {
@@ -392,8 +391,6 @@ drop_superseded (OctoMpSession *s, OctoTime now)
     const MpCommitted *c = l->data;
     MpLatest f = { c->source, c->stream_id, c->msg_id };
 
-    if (c->at + s->config.receiver_silence_hold > now)
-      continue;
     if (!latest_of_stream (s, c->source, c->stream_id) &&
         !g_hash_table_contains (s->in_batch, batch_key (c->stream_id,
                 c->msg_id)))

@@ -82,11 +82,6 @@ typedef struct {
    * it), and the newer one is not lost on the way.
    * FALSE: a receiver that takes messages in any order. */
   gboolean in_order_receiver;
-  /* With in_order_receiver: the receiver also holds a newer message this
-   * long while a path that carried its stream is silent (octopussrc
-   * silence-hold), so only a newer message committed at least this long
-   * ago supersedes a down path's packets; 0: no such hold. */
-  OctoTime receiver_silence_hold;
   /* Resend the lost packets of messages enqueued with resend (see above). */
   gboolean resend;
   OctoMpReleaseFunc release;

@@ -141,7 +141,6 @@ add_counters (OctoReceiverStats *sum, const OctoReceiverStats *st)
   sum->bytes_delivered += st->bytes_delivered;
   sum->messages_late += st->messages_late;
   sum->messages_reordered += st->messages_reordered;
-  sum->messages_silence_held += st->messages_silence_held;
   sum->messages_timed_out += st->messages_timed_out;
   sum->messages_evicted += st->messages_evicted;
   sum->messages_too_large += st->messages_too_large;

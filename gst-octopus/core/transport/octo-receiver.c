@@ -31,9 +31,6 @@ typedef struct {
   OctoTime completed;
   gboolean waited;              /* not delivered when it completed */
   GList *age_link;              /* in OctoReceiver.held_by_age */
-  guint8 silent_paths;          /* bit p: path p's silence holds it */
-  OctoTime silence_end;         /* when that hold ends; 0: none holds it */
-  gboolean silence_held;        /* some path's silence held it */
 } Held;
 
 typedef struct {
@@ -41,18 +38,7 @@ typedef struct {
   guint32 last_delivered;
   guint32 n_partials;
   GQueue held;                  /* Held, by msg_id */
-  /* silence_hold only: */
-  guint64 arrived;              /* bit i: a packet of last_delivered + 1 + i
-                                 * (data or padding) arrived */
-  guint8 paths_seen;            /* bit p: a packet of it came over path p */
-  guint32 path_newest[OCTO_RECEIVER_MAX_PATHS]; /* newest msg_id over p */
-  OctoTime path_last[OCTO_RECEIVER_MAX_PATHS];  /* its last packet over p */
 } StreamState;
-
-/* silence_hold: a path is silent once no packet came over it for this many
- * times its usual spacing (and at least the reorder wait), so a path the
- * sender uses only for the odd probe never reads as silent. */
-#define SILENCE_SPACINGS 4
 
 struct _OctoReceiver {
   OctoReceiverConfig config;
@@ -69,10 +55,6 @@ struct _OctoReceiver {
   guint n_retired;
   GArray *nacks;                /* OctoNack, oldest first */
   OctoTime keyframe_request_until;      /* ACKs before then ask for one */
-  /* silence_hold only, by path_id: the last packet, and the smoothed
-   * spacing of packets (1/8 gain) */
-  OctoTime path_last[OCTO_RECEIVER_MAX_PATHS];
-  OctoTime path_spacing[OCTO_RECEIVER_MAX_PATHS];
   OctoReceiverStats stats;
 };
 
@@ -84,7 +66,6 @@ octo_receiver_config_init (OctoReceiverConfig *config)
   config->timeout = OCTO_RECEIVER_DEFAULT_TIMEOUT;
   config->reorder_wait = 0;
   config->resend_wait = OCTO_RECEIVER_DEFAULT_RESEND_WAIT;
-  config->silence_hold = 0;
   config->ack_every = OCTO_ACKER_DEFAULT_EVERY;
   config->ack_delay = OCTO_ACKER_DEFAULT_DELAY;
   config->ack_timestamps = TRUE;
@@ -206,9 +187,6 @@ give_up_older (OctoReceiver *r, guint16 stream_id, StreamState *st)
 static void
 deliver (OctoReceiver *r, StreamState *st, OctoMessage *msg)
 {
-  guint32 shift = msg->header.msg_id - st->last_delivered;
-
-  st->arrived = st->delivered_any && shift < 64 ? st->arrived >> shift : 0;
   st->delivered_any = TRUE;
   st->last_delivered = msg->header.msg_id;
   msg->header.first = msg->header.last = TRUE;
@@ -284,82 +262,14 @@ oldest_resending (const OctoReceiver *r, guint16 stream_id,
 
 /* When @h's wait ends: its reorder wait after it completed, or its resend
  * wait if a partial older than it whose sender resends is pending
- * (@resending: the oldest such is @oldest), or later while a silent path
- * holds it. */
+ * (@resending: the oldest such is @oldest). */
 static OctoTime
 held_until (const OctoReceiver *r, const Held *h, gboolean resending,
     guint32 oldest)
 {
-  OctoTime until = h->completed + r->config.reorder_wait;
-
   if (resending && octo_msg_id_newer (h->msg.header.msg_id, oldest))
-    until = h->completed + r->config.resend_wait;
-  return MAX (until, h->silence_end);
-}
-
-/* Whether a message of @st older than @msg_id (and newer than the last
- * delivered) has not arrived whole: a partial, or one of which nothing
- * came (a msg_id the sender used for padding arrives as padding). */
-static gboolean
-older_missing (const OctoReceiver *r, guint16 stream_id,
-    const StreamState *st, guint32 msg_id)
-{
-  guint32 n = msg_id - st->last_delivered - 1;
-  guint64 below;
-
-  if (!st->delivered_any || n == 0)
-    return FALSE;
-  if (n >= 64)
-    return TRUE;
-  below = (G_GUINT64_CONSTANT (1) << n) - 1;
-  return (st->arrived & below) != below ||
-      older_partial_pending (r, stream_id, st, msg_id);
-}
-
-/* With silence_hold: which paths' silence holds @h at @now.  While an
- * older message is missing, a path holds it from when the path fell silent
- * (no packet for SILENCE_SPACINGS of its usual spacing, and at least the
- * reorder wait), if it carried the stream within silence_hold and has not
- * brought @h's message or a newer one: each path's packets leave in msg_id
- * order, so the missing one may still come over it, or be moved to a live
- * path by the sender once it declares this one down.  The hold ends when
- * nothing older is missing any more or the path brings @h's message or a
- * newer one, else silence_hold after the path's last packet of the stream,
- * and at most silence_hold after @h completed. */
-static void
-update_silence (const OctoReceiver *r, guint16 stream_id, const StreamState *st,
-    Held *h, OctoTime now)
-{
-  OctoTime hold = r->config.silence_hold;
-
-  if (hold == 0)
-    return;
-  if (!older_missing (r, stream_id, st, h->msg.header.msg_id)) {
-    h->silent_paths = 0;
-    h->silence_end = 0;
-    return;
-  }
-  for (guint p = 0; p < OCTO_RECEIVER_MAX_PATHS; p++) {
-    guint8 bit = 1u << p;
-    OctoTime last = st->path_last[p];
-    OctoTime quiet = MAX (r->config.reorder_wait,
-        SILENCE_SPACINGS * r->path_spacing[p]);
-
-    if (!(st->paths_seen & bit))
-      continue;
-    if (!octo_msg_id_newer (h->msg.header.msg_id, st->path_newest[p])) {
-      h->silent_paths &= ~bit;
-      continue;
-    }
-    if (!(h->silent_paths & bit) && now >= r->path_last[p] + quiet &&
-        now < last + hold) {
-      h->silence_held = TRUE;
-      h->silent_paths |= bit;
-      h->silence_end = MAX (h->silence_end, MIN (last, h->completed) + hold);
-    }
-  }
-  if (!h->silent_paths)
-    h->silence_end = 0;
+    return h->completed + r->config.resend_wait;
+  return h->completed + r->config.reorder_wait;
 }
 
 /* Delivers @st's waiting messages, oldest first, each once no older partial
@@ -375,7 +285,6 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
 
   for (GList * l = st->held.head; l; l = l->next) {
     h = l->data;
-    update_silence (r, stream_id, st, h, now);
     if (held_until (r, h, resending, oldest) <= now && (!force
             || octo_msg_id_newer (h->msg.header.msg_id, force_id))) {
       force = TRUE;
@@ -385,10 +294,8 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
   while ((h = g_queue_peek_head (&st->held))) {
     gboolean forced = force
         && !octo_msg_id_newer (h->msg.header.msg_id, force_id);
-    /* again: delivering an older one may have ended what was missing */
-    update_silence (r, stream_id, st, h, now);
-    if (!forced && (h->silent_paths || older_partial_pending (r, stream_id,
-                st, h->msg.header.msg_id)))
+    if (!forced && older_partial_pending (r, stream_id, st,
+            h->msg.header.msg_id))
       break;
     g_queue_pop_head (&st->held);
     g_queue_delete_link (&r->held_by_age, h->age_link);
@@ -398,8 +305,6 @@ release_held (OctoReceiver *r, guint16 stream_id, StreamState *st,
       r->config.budget->held -= h->msg.len;
     if (h->waited)
       r->stats.messages_reordered++;
-    if (h->silence_held)
-      r->stats.messages_silence_held++;
     deliver (r, st, &h->msg);
     g_free (h);
   }
@@ -421,9 +326,8 @@ complete (OctoReceiver *r, StreamState *st, OctoMessage *msg, OctoTime now)
   Held *mine, *h;
   GList *l;
 
-  if (r->config.reorder_wait == 0 && r->config.silence_hold == 0 &&
-      !(oldest_resending (r, stream_id, st, &oldest) &&
-          octo_msg_id_newer (msg_id, oldest))) {
+  if (r->config.reorder_wait == 0 && !(oldest_resending (r, stream_id, st,
+              &oldest) && octo_msg_id_newer (msg_id, oldest))) {
     deliver (r, st, msg);
     return;
   }
@@ -689,8 +593,6 @@ replace_connection (OctoReceiver *r, guint32 conn_id)
   g_array_set_size (r->nacks, 0);
   for (guint p = 0; p < OCTO_RECEIVER_MAX_PATHS; p++)
     octo_acker_init (&r->ackers[p], r->config.ack_every, r->config.ack_delay);
-  memset (r->path_last, 0, sizeof r->path_last);
-  memset (r->path_spacing, 0, sizeof r->path_spacing);
   r->conn_id = conn_id;
   r->stats.connections_replaced++;
 }
@@ -704,77 +606,6 @@ is_waiting (const StreamState *st, guint32 msg_id)
     if (((const Held *) l->data)->msg.header.msg_id == msg_id)
       return TRUE;
   return FALSE;
-}
-
-/* A data packet of the current connection, counted and ACKed. */
-static void
-take_packet (OctoReceiver *r, OctoDataPacket *pkt, OctoTime now)
-{
-  if (pkt->frag_index == 0 && (pkt->info.flags & OCTO_MSG_FLAG_PADDING)) {
-    r->stats.padding_packets++;
-    return;
-  }
-
-  OctoQFragment frag;
-  if (pkt->flags & OCTO_DATA_FLAG_CHUNKED) {
-    r->stats.packets_qualitative++;
-    if (!octo_qpacket_parse (pkt, &frag)) {
-      r->stats.packets_qualitative_invalid++;
-      return;
-    }
-    nack_trimmed (r, pkt, &frag);
-  }
-  StreamState *st = stream_state (r, pkt->header.stream_id);
-  if (st->delivered_any &&
-      !octo_msg_id_newer (pkt->header.msg_id, st->last_delivered)) {
-    r->stats.packets_late++;
-    if (pkt->frag_index == 0)
-      r->stats.messages_late++;
-    return;
-  }
-  if (is_waiting (st, pkt->header.msg_id)) {
-    r->stats.packets_duplicate++;
-    return;
-  }
-  if (pkt->flags & OCTO_DATA_FLAG_CHUNKED) {
-    add_qualitative (r, st, pkt, &frag, now);
-    return;
-  }
-  if (pkt->frag_count == 1) {
-    OctoMessage msg = {
-      .header = pkt->header,
-      .info = pkt->info,
-      .data = g_memdup2 (pkt->payload, pkt->payload_len),
-      .len = pkt->payload_len,
-      .first_arrival = now,
-      .complete_time = now,
-    };
-    complete (r, st, &msg, now);
-    return;
-  }
-  add_fragment (r, st, pkt, now);
-}
-
-/* silence_hold: a packet (data or padding) of @st's message @msg_id came
- * over @path. */
-static void
-heard_on_path (OctoReceiver *r, StreamState *st, guint path, guint32 msg_id,
-    OctoTime now)
-{
-  guint8 bit = 1u << path;
-  guint32 i = msg_id - st->last_delivered - 1;
-
-  if (r->path_last[path] != 0)
-    r->path_spacing[path] += ((gint64) (now - r->path_last[path]) -
-        (gint64) r->path_spacing[path]) / 8;
-  r->path_last[path] = now;
-  if (st->delivered_any && i < 64)
-    st->arrived |= G_GUINT64_CONSTANT (1) << i;
-  if (!(st->paths_seen & bit) ||
-      octo_msg_id_newer (msg_id, st->path_newest[path]))
-    st->path_newest[path] = msg_id;
-  st->paths_seen |= bit;
-  st->path_last[path] = now;
 }
 
 OctoDataParseResult
@@ -820,21 +651,51 @@ octo_receiver_on_path_packet (OctoReceiver *r, const guint8 *data, gsize len,
   }
   r->stats.packets_received++;
   r->stats.bytes_received += len;
-  if (r->config.silence_hold) {
-    StreamState *st = stream_state (r, pkt.header.stream_id);
-
-    heard_on_path (r, st, pkt.path_id, pkt.header.msg_id, now);
-    take_packet (r, &pkt, now);
-    /* the stream's waiting messages may go now that the path spoke (after
-     * the packet: it may be of a message they wait for) */
-    if (st->held.head)
-      release_held (r, pkt.header.stream_id, st, now, FALSE, 0);
-  } else {
-    take_packet (r, &pkt, now);
+  if (pkt.frag_index == 0 && (pkt.info.flags & OCTO_MSG_FLAG_PADDING)) {
+    r->stats.padding_packets++;
+    return res;
   }
+
+  OctoQFragment frag;
+  if (pkt.flags & OCTO_DATA_FLAG_CHUNKED) {
+    r->stats.packets_qualitative++;
+    if (!octo_qpacket_parse (&pkt, &frag)) {
+      r->stats.packets_qualitative_invalid++;
+      return res;
+    }
+    nack_trimmed (r, &pkt, &frag);
+  }
+  StreamState *st = stream_state (r, pkt.header.stream_id);
+  if (st->delivered_any &&
+      !octo_msg_id_newer (pkt.header.msg_id, st->last_delivered)) {
+    r->stats.packets_late++;
+    if (pkt.frag_index == 0)
+      r->stats.messages_late++;
+    return res;
+  }
+  if (is_waiting (st, pkt.header.msg_id)) {
+    r->stats.packets_duplicate++;
+    return res;
+  }
+  if (pkt.flags & OCTO_DATA_FLAG_CHUNKED) {
+    add_qualitative (r, st, &pkt, &frag, now);
+    return res;
+  }
+  if (pkt.frag_count == 1) {
+    OctoMessage msg = {
+      .header = pkt.header,
+      .info = pkt.info,
+      .data = g_memdup2 (pkt.payload, pkt.payload_len),
+      .len = pkt.payload_len,
+      .first_arrival = now,
+      .complete_time = now,
+    };
+    complete (r, st, &msg, now);
+    return res;
+  }
+  add_fragment (r, st, &pkt, now);
   return res;
 }
-
 
 void
 octo_receiver_on_timer (OctoReceiver *r, OctoTime now)

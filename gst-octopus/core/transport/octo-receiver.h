@@ -10,9 +10,7 @@
  * newer one); it goes at once when no older partial is pending any more.
  * For an older partial whose sender resends lost packets (a multipath key
  * frame, OCTO_DATA_FLAG_RESENDS) it waits up to @resend_wait instead, if
- * that is longer, and with @silence_hold while a path that carried the
- * stream has fallen silent (below).  Waiting messages count towards the
- * memory caps below.
+ * that is longer.  Waiting messages count towards the memory caps below.
  *
  * Memory is bounded: at most @max_partial_messages partial messages holding
  * at most @max_partial_bytes (each allocated at its full announced length);
@@ -69,14 +67,6 @@ typedef struct {
   /* ... for an older partial whose sender resends its lost packets
    * (OCTO_DATA_FLAG_RESENDS), if longer */
   OctoTime resend_wait;
-  /* A complete message also waits, up to this long, while an older one of
-   * its stream is missing and a path that carried the stream within this
-   * long has fallen silent (no packet for four times its usual spacing,
-   * and at least the reorder wait) without bringing it or a newer message:
-   * the missing one may still come, over that path or moved by the sender
-   * to another once it declares the path down (octo-mp-session.h
-   * receiver_silence_hold).  0: no such wait. */
-  OctoTime silence_hold;
   guint32 ack_every;
   OctoTime ack_delay;
   /* ACKs carry the newest packet's arrival time (OCTO_ACK_FLAG_TIMESTAMPS);
@@ -133,8 +123,6 @@ typedef struct {
   guint64 messages_delivered, bytes_delivered;
   guint64 messages_late;        /* given up: a newer message was delivered */
   guint64 messages_reordered;   /* delivered after waiting for an older one */
-  guint64 messages_silence_held;        /* delivered after waiting while a
-                                         * path was silent (silence_hold) */
   guint64 messages_timed_out;
   guint64 messages_evicted;     /* given up to stay within the memory caps */
   guint64 messages_too_large;   /* announced length above max_partial_bytes

@@ -92,7 +92,6 @@ new_mp_session (OctoSender *s, const OctoSendPathConfig *pc, OctoTime now)
     .scheduler = s->scheduler,
     /* octopussrc */
     .in_order_receiver = TRUE,
-    .receiver_silence_hold = s->config.receiver_silence_hold,
     .resend = s->config.resend_keyframes,
     .release = free_released,
     .user_data = s,

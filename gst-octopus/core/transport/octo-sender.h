@@ -54,9 +54,6 @@ typedef struct {
    * OCTO_MSG_FLAG_KEYFRAME) on the fastest live path until their deadline
    * (octo-mp-session.h); their packets carry OCTO_DATA_FLAG_RESENDS. */
   gboolean resend_keyframes;
-  /* Multipath: the receiver's silence hold (octo-receiver.h silence_hold;
-   * OctoMpSessionConfig.receiver_silence_hold); 0: none. */
-  OctoTime receiver_silence_hold;
   /* One path: an outage (this long with tracked packets sent and none
    * acked) asks the app for a restart once (octo_sender_take_restart);
    * 0: never.  Multipath moves a silent path's packets instead. */

@@ -31,7 +31,7 @@ on_release (const OctoPacket *packet, OctoMpFate fate, OctoDropReason reason,
 static void
 setup_full (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
     const gchar *scheduler, OctoTime commit_ahead, gboolean in_order,
-    OctoTime silence_hold, gboolean resend)
+    gboolean resend)
 {
   OctoSendPath *paths[OCTO_SCHED_MAX_PATHS];
   OctoSendPathConfig pc = {.max_rate = (guint64) mbps * 1000000 };
@@ -41,7 +41,6 @@ setup_full (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
     .scheduler = scheduler,
     .commit_ahead = commit_ahead,
     .in_order_receiver = in_order,
-    .receiver_silence_hold = silence_hold,
     .resend = resend,
     .release = on_release,
     .user_data = f,
@@ -61,7 +60,7 @@ setup_ahead (Fixture *f, guint n_paths, guint mbps, guint64 buffer_bytes,
     const gchar *scheduler, OctoTime commit_ahead)
 {
   setup_full (f, n_paths, mbps, buffer_bytes, scheduler, commit_ahead, FALSE,
-      0, FALSE);
+      FALSE);
 }
 
 static void
@@ -286,10 +285,10 @@ test_a_silent_path_goes_down_and_its_packets_move (void)
  * (@last_packets), after message 0 over both paths, ACKed; the others of
  * stream 0.  The scheduler alternates the paths from message 1 on. */
 static void
-three_messages (Fixture *f, gboolean in_order, OctoTime silence_hold,
-    guint16 middle_stream, guint last_packets)
+three_messages (Fixture *f, gboolean in_order, guint16 middle_stream,
+    guint last_packets)
 {
-  setup_full (f, 2, 8, 100000, "min-cost", 0, in_order, silence_hold, FALSE);
+  setup_full (f, 2, 8, 100000, "min-cost", 0, in_order, FALSE);
   enqueue (f, 0, 2, 0, T0, T0);
   drain (f, T0);
   ack (f, 0, 0, 0, T0 + 20 * MS);
@@ -302,22 +301,19 @@ three_messages (Fixture *f, gboolean in_order, OctoTime silence_hold,
 }
 
 /* Path 1 falls silent holding message 2 (whole) and a packet of message
- * 4; message 3 went whole on path 0 at 20-22 ms.  With an in-order
- * receiver, message 2 would arrive after message 3 and be discarded: it
- * is released instead, and only message 4's packet moves.  A receiver
- * that takes messages in any order gets both moved, and so does one that
- * holds newer messages for a silent path (@silence_hold) if message 3
- * left less than that long before path 1 went down at 121 ms. */
+ * 4; message 3 went whole on path 0.  With an in-order receiver,
+ * message 2 would arrive after message 3 and be discarded: it is released
+ * instead, and only message 4's packet moves.  A receiver that takes
+ * messages in any order gets both moved. */
 static void
-overtaken_script (gboolean in_order, OctoTime silence_hold,
-    const gchar *moved, const gchar *released, guint rescheduled,
-    guint superseded)
+overtaken_script (gboolean in_order, const gchar *moved,
+    const gchar *released, guint rescheduled, guint superseded)
 {
   Fixture f;
   OctoMpPathStats ps;
   OctoMpStats st;
 
-  three_messages (&f, in_order, silence_hold, 0, 2);
+  three_messages (&f, in_order, 0, 2);
   enqueue (&f, 4, 2, 6, T0 + 22 * MS, T0 + 22 * MS);
   drain (&f, T0 + 22 * MS);
   drain (&f, T0 + 23 * MS);
@@ -340,15 +336,8 @@ overtaken_script (gboolean in_order, OctoTime silence_hold,
 static void
 test_a_message_overtaken_on_a_live_path_is_not_rescheduled (void)
 {
-  overtaken_script (TRUE, 0, "p0:7 ", "S3 ", 1, 1);
-  overtaken_script (FALSE, 0, "p0:3 p0:7 ", "", 2, 0);
-}
-
-static void
-test_a_receivers_silence_hold_keeps_the_overtaken_message (void)
-{
-  overtaken_script (TRUE, 200 * MS, "p0:3 p0:7 ", "", 2, 0);
-  overtaken_script (TRUE, 50 * MS, "p0:7 ", "S3 ", 1, 1);
+  overtaken_script (TRUE, "p0:7 ", "S3 ", 1, 1);
+  overtaken_script (FALSE, "p0:3 p0:7 ", "", 2, 0);
 }
 
 /* Only a newer message of its own stream supersedes one: path 1 holds
@@ -359,7 +348,7 @@ test_another_streams_message_supersedes_nothing (void)
 {
   Fixture f;
 
-  three_messages (&f, TRUE, 0, 1, 2);
+  three_messages (&f, TRUE, 1, 2);
   expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p0:5 ");
   ack (&f, 0, 1, 2, T0 + 41 * MS);
   drain (&f, T0 + 121 * MS);
@@ -378,7 +367,7 @@ test_a_newer_message_also_on_the_down_path_supersedes_nothing (void)
   Fixture f;
   OctoMpStats st;
 
-  three_messages (&f, TRUE, 0, 0, 3);
+  three_messages (&f, TRUE, 0, 3);
   expect_log (&f, "p0:0 p1:1 p0:2 p1:3 p0:4 p1:6 p0:5 ");
   ack (&f, 0, 1, 1, T0 + 41 * MS);
   drain (&f, T0 + 121 * MS);
@@ -577,7 +566,7 @@ test_paths_down_together_count_nothing_rescheduled (void)
 static void
 setup_resend (Fixture *f)
 {
-  setup_full (f, 2, 8, 100000, "min-cost", 0, FALSE, 0, TRUE);
+  setup_full (f, 2, 8, 100000, "min-cost", 0, FALSE, TRUE);
   enqueue (f, 0, 2, 0, T0, T0);
   drain (f, T0);
   expect_log (f, "p0:0 p1:1 ");
@@ -681,8 +670,6 @@ main (int argc, char **argv)
       test_a_silent_path_goes_down_and_its_packets_move);
   g_test_add_func ("/transport/mp-session/a-message-overtaken-on-a-live-path-is-not-rescheduled",
       test_a_message_overtaken_on_a_live_path_is_not_rescheduled);
-  g_test_add_func ("/transport/mp-session/a-receivers-silence-hold-keeps-the-overtaken-message",
-      test_a_receivers_silence_hold_keeps_the_overtaken_message);
   g_test_add_func ("/transport/mp-session/a-newer-message-also-on-the-down-path-supersedes-nothing",
       test_a_newer_message_also_on_the_down_path_supersedes_nothing);
   g_test_add_func ("/transport/mp-session/another-streams-message-supersedes-nothing",

@@ -279,123 +279,6 @@ held_deadline (OctoReceiver *r, OctoTime now)
   return octo_receiver_next_deadline (r);
 }
 
-/* Message @id of stream 0, one packet, over @path at @now. */
-static void
-send_over (OctoReceiver *r, Wire *w, guint8 path, guint32 id, OctoTime now)
-{
-  gsize n;
-  guint8 *pkt;
-
-  packetize (w, 0, id, 100);
-  pkt = g_bytes_unref_to_data (g_ptr_array_steal_index (w->packets,
-          w->packets->len - 1), &n);
-  octo_data_stamp_path (pkt, path);
-  octo_receiver_on_path_packet (r, pkt, n, now, NULL);
-  g_free (pkt);
-}
-
-static OctoReceiver *
-new_silence_receiver (Sink *sink)
-{
-  OctoReceiverConfig c;
-
-  octo_receiver_config_init (&c);
-  c.reorder_wait = 20 * OCTO_MSECOND;
-  c.silence_hold = 300 * OCTO_MSECOND;
-  sink_init (sink);
-  return octo_receiver_new (&c, collect, sink);
-}
-
-static void
-expect_ids (const Sink *sink, const gchar *ids)
-{
-  GString *got = g_string_new ("");
-
-  for (guint i = 0; i < sink->ids->len; i++)
-    g_string_append_printf (got, "%u ", g_array_index (sink->ids, guint32, i));
-  g_assert_cmpstr (got->str, ==, ids);
-  g_string_free (got, TRUE);
-}
-
-/* Reorder wait 20 ms, silence hold 300 ms.  Messages 1-6 alternate paths 1
- * and 0 a ms apart; path 1 falls silent after message 5, with message 7
- * on it.  Message 8 (30 ms, path 0) finds 7 missing and path 1 silent
- * 25 ms: it waits, and so does 9, until 7 comes after all (moved to path
- * 0 at 250 ms); then all three go in order.  Message 11 waits for 10 until
- * path 1 brings a newer message (12).  Message 14, with 13 missing and path
- * 1 silent again, waits 300 ms after path 1's last packet and no longer. */
-static void
-test_a_silent_path_holds_newer_messages_for_a_missing_one (void)
-{
-  Sink sink;
-  OctoReceiver *r = new_silence_receiver (&sink);
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
-  const OctoReceiverStats *st = octo_receiver_get_stats (r);
-
-  for (guint32 id = 1; id <= 6; id++)
-    send_over (r, &w, id % 2, id, id * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 ");
-  packetize (&w, 0, 7, 100);    /* on the silent path */
-  send_over (r, &w, 0, 8, 30 * OCTO_MSECOND);
-  send_over (r, &w, 0, 9, 40 * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 ");
-  g_assert_cmpuint (held_deadline (r, 40 * OCTO_MSECOND), ==,
-      305 * OCTO_MSECOND);
-  octo_receiver_on_timer (r, 200 * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 ");
-  send_over (r, &w, 0, 7, 250 * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 7 8 9 ");
-  g_assert_cmpuint (st->messages_silence_held, ==, 2);
-  g_assert_cmpuint (st->messages_reordered, ==, 2);
-
-  send_over (r, &w, 0, 11, 260 * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 7 8 9 ");
-  send_over (r, &w, 1, 12, 270 * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 7 8 9 11 12 ");
-
-  /* path 1's 265 ms gap lengthened its usual spacing to about 33 ms: silent
-   * after about 4 x 33 */
-  send_over (r, &w, 0, 14, 350 * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 7 8 9 11 12 14 ");
-  send_over (r, &w, 0, 16, 450 * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 7 8 9 11 12 14 ");
-  g_assert_cmpuint (held_deadline (r, 450 * OCTO_MSECOND), ==,
-      570 * OCTO_MSECOND);
-  octo_receiver_on_timer (r, 570 * OCTO_MSECOND - 1);
-  expect_ids (&sink, "1 2 3 4 5 6 7 8 9 11 12 14 ");
-  octo_receiver_on_timer (r, 570 * OCTO_MSECOND);
-  expect_ids (&sink, "1 2 3 4 5 6 7 8 9 11 12 14 16 ");
-  g_assert_cmpuint (st->messages_silence_held, ==, 4);
-  g_assert_cmpuint (st->messages_late, ==, 0);
-  g_ptr_array_unref (w.packets);
-  octo_receiver_free (r);
-  sink_clear (&sink);
-}
-
-/* A path that carries only the odd message (a probe every 100 ms) is not
- * silent 60 ms after its last one: a newer message on the other path goes
- * at once though one older than it is missing. */
-static void
-test_a_path_used_now_and_then_is_not_silent (void)
-{
-  Sink sink;
-  OctoReceiver *r = new_silence_receiver (&sink);
-  Wire w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref), 0, 0 };
-  guint32 id = 1;
-
-  for (OctoTime t = 0; t <= 2 * OCTO_SECOND; t += 10 * OCTO_MSECOND) {
-    guint8 path = t % (100 * OCTO_MSECOND) == 0 ? 1 : 0;
-    send_over (r, &w, path, id++, t);
-  }
-  g_assert_cmpuint (sink.ids->len, ==, id - 1);
-  send_over (r, &w, 0, id + 1, 2060 * OCTO_MSECOND);  /* id missing */
-  g_assert_cmpuint (sink.ids->len, ==, id);
-  g_assert_cmpuint (octo_receiver_get_stats (r)->messages_silence_held, ==, 0);
-  g_ptr_array_unref (w.packets);
-  octo_receiver_free (r);
-  sink_clear (&sink);
-}
-
 /* With a 20 ms reorder wait: message 3 completes while key frame 1, whose
  * sender resends lost packets, lacks its packet 1, and message 2, which is
  * not resent, lacks two.  Message 3 waits past 20 ms, up to the resend
@@ -1190,10 +1073,6 @@ main (int argc, char **argv)
   g_test_add_func
       ("/transport/receiver/reassembly-under-loss-reordering-and-duplication",
       test_reassembly_under_loss_reordering_and_duplication);
-  g_test_add_func ("/transport/receiver/a-silent-path-holds-newer-messages-for-a-missing-one",
-      test_a_silent_path_holds_newer_messages_for_a_missing_one);
-  g_test_add_func ("/transport/receiver/a-path-used-now-and-then-is-not-silent",
-      test_a_path_used_now_and_then_is_not_silent);
   g_test_add_func ("/transport/receiver/reorder-wait-delivers-in-order",
       test_reorder_wait_delivers_in_order);
   g_test_add_func ("/transport/receiver/a-resent-key-frame-holds-newer-messages",
