@@ -48,6 +48,9 @@ degradationPreference other than the one asked for or none recorded
 reported an error ("page_errors"), or when the call failed.  Invalid runs
 are shown and repeated in a later round, never averaged in; once a scheme has had 2K attempts on a trace without K valid
 runs, the runner stops and names the component that lagged most often.
+Each record also keeps the share of CPU time the host stole during the call
+("host_steal_pct", from /proc/stat; shown in the progress lines and the
+page): not a guard, a diagnosis of why a shared host's runs were rejected.
 
 Confidence intervals: mean +- t(0.975, n-1) s / sqrt(n), s the sample
 standard deviation (Student's t, n-1 degrees of freedom).  Percentiles in
@@ -197,10 +200,12 @@ def schedule(traces, schemes, repeats, run_one, progress=print, earlier=()):
                 attempts[scheme] += 1
                 record = run_one(trace, scheme, attempts[scheme])
                 records.append(record)
+                steal = record.get("host_steal_pct")
+                steal = f" (host steal {steal:.1f} %)" if steal is not None else ""
                 if record["faults"]:
                     progress(f"[{done}/{total} valid] {trace} {scheme} attempt "
                              f"{attempts[scheme]}: INVALID: " + "; ".join(
-                                 f"{c}: {r}" for c, r in record["faults"]))
+                                 f"{c}: {r}" for c, r in record["faults"]) + steal)
                 else:
                     valid[scheme] += 1
                     done += 1
@@ -208,7 +213,8 @@ def schedule(traces, schemes, repeats, run_one, progress=print, earlier=()):
                              f"{attempts[scheme]}: valid ({valid[scheme]}/{repeats})"
                              + "".join(f", {k} {record['metrics'][k]:.1f}"
                                        for k in ("p99_latency_ms",)
-                                       if record.get("metrics", {}).get(k) is not None))
+                                       if record.get("metrics", {}).get(k) is not None)
+                             + steal)
     return records, None
 
 
@@ -316,15 +322,41 @@ def call_command(args, trace, scheme, run_dir):
             + args.call_arg)
 
 
+def host_cpu_ticks(stat_text):
+    """(stolen, total) CPU ticks since boot from /proc/stat's text: what
+    the hypervisor gave other guests while this one had work (steal), of
+    all the time it accounted (user..steal)."""
+    for line in stat_text.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "cpu":
+            ticks = [int(x) for x in fields[1:9]]
+            return ticks[7], sum(ticks)
+    raise ValueError("/proc/stat has no cpu line")
+
+
+def steal_percent(before, after):
+    """The share of CPU time the host stole between two host_cpu_ticks()
+    readings, in %; None if no time passed."""
+    total = after[1] - before[1]
+    return 100.0 * (after[0] - before[0]) / total if total > 0 else None
+
+
+def read_host_ticks():
+    with open("/proc/stat") as f:
+        return host_cpu_ticks(f.read())
+
+
 def live_call(args, trace, scheme, attempt):
     run_dir = os.path.join(args.out, trace_name(trace), scheme, f"attempt-{attempt}")
     os.makedirs(run_dir, exist_ok=True)
     for name in ("call.json", "failed.txt"):
         if os.path.exists(os.path.join(run_dir, name)):
             os.remove(os.path.join(run_dir, name))
+    ticks = read_host_ticks()
     with open(os.path.join(run_dir, "call.log"), "w") as log:
         rc = subprocess.run(call_command(args, trace, scheme, run_dir),
                             stdout=log, stderr=log).returncode
+    steal = steal_percent(ticks, read_host_ticks())
     if rc != 0:
         with open(os.path.join(run_dir, "call.log")) as f:
             last = [line.strip() for line in f if line.strip()][-1:] or [""]
@@ -336,6 +368,8 @@ def live_call(args, trace, scheme, attempt):
         os.remove(decoded)
     record = evaluate(args.out, trace, scheme, attempt)
     record["loadavg"] = os.getloadavg()[0]
+    # not a guard: a diagnosis of runs the guard rejects on a shared host
+    record["host_steal_pct"] = steal
     record["delay_ms"] = args.delay_ms          # one way: bench/validate-live.py's RTT
     record["seconds"] = args.seconds
     record["call_args"] = args.call_arg
@@ -544,7 +578,8 @@ def write_html(out, records, stop, text):
         parts.append(f"<h2>{e(trace)}</h2><img src='{e(png)}'>")
         parts.append("<table border=1 cellpadding=3><tr><th>scheme</th><th>attempt</th>"
                      "<th>verdict</th><th>p99 lat ms</th><th>encode lag p99</th>"
-                     "<th>decode lag p99</th><th>shim error p99</th><th>series</th></tr>")
+                     "<th>decode lag p99</th><th>shim error p99</th>"
+                     "<th>host steal %</th><th>series</th></tr>")
         for r in records:
             if r["trace"] != trace:
                 continue
@@ -554,7 +589,7 @@ def write_html(out, records, stop, text):
             cells = [f"<a href='{e(r['dir'])}/'>{e(r['scheme'])}</a>", str(r["attempt"]),
                      e(verdict), fmt(r.get("metrics", {}).get("p99_latency_ms")),
                      fmt(load.get("encode_lag_p99_ms")), fmt(load.get("decode_lag_p99_ms")),
-                     fmt(load.get("shim_error_p99_ms"), 2),
+                     fmt(load.get("shim_error_p99_ms"), 2), fmt(r.get("host_steal_pct")),
                      f"<img src='{e(series[r['dir']])}' width=420>" if r["dir"] in series
                      else ""]
             parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")

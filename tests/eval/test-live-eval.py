@@ -211,6 +211,18 @@ def test_schedule(le):
           f"stops after 2K = 6 attempts naming the component: {stop}")
 
 
+def test_host_steal(le):
+    before = le.host_cpu_ticks("cpu  100 5 50 800 10 0 5 30 0 0\ncpu0 1 2 3\n")
+    after = le.host_cpu_ticks("intr 7\ncpu  700 5 150 1700 10 0 15 130 0 0\n")
+    # 1710 ticks passed (600 user, 100 system, 900 idle, 10 softirq, 100
+    # stolen); guest time is inside user time and not added again
+    check(before == (30, 1000) and after == (130, 2710)
+          and abs(le.steal_percent(before, after) - 100 * 100 / 1710) < 1e-9
+          and le.steal_percent(after, after) is None,
+          f"host steal from /proc/stat: {before} -> {after}: "
+          f"{le.steal_percent(before, after):.2f} %")
+
+
 def test_resume(le):
     """A resumed run counts the earlier attempts: A had 2 valid of 2, B 1
     valid of 2 (attempt 2 invalid); asking 3 valid each, the new rounds run
@@ -322,6 +334,7 @@ def main():
     test_guard(le, recorded)
     test_schedule(le)
     test_resume(le)
+    test_host_steal(le)
     test_commands(le, recorded)
     test_report(le, recorded)
     test_rescore(le, recorded, sys.argv[3])
