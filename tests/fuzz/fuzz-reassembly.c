@@ -1,7 +1,8 @@
 /* Fuzzes the receiver with a stream of datagrams: the input is split into
  * records (2-byte big-endian length + bytes), each fed to one OctoReceiver
  * under tight memory caps and a 5 ms reorder wait, its timer run after
- * each; 10 s after the last nothing may still wait.  It must never read or write out of bounds, stay within its caps,
+ * each; 10 s after the last nothing may still wait.  It must never read or
+ * write out of bounds, stay within its caps,
  * deliver only messages of their announced length (a layered one: exactly
  * its delivered layers' lengths) and, per stream and connection (a new one
  * at each replacement), in increasing msg_id order; qualitative (trimmed)
