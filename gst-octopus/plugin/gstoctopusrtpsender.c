@@ -389,6 +389,11 @@ gst_octopus_rtp_sender_loop (gpointer user_data)
 
   if (self->sender && stats_interval > 0)
     wake = MIN (wake, self->next_stats);
+  /* Flushing may have begun while the lock was released above (stats, the
+   * key-unit request): its wake-up then found no wait to cut short, and a
+   * wait begun now would outlive the pad's deactivation. */
+  if (self->flushing)
+    goto paused;
   if (wake == OCTO_TIME_NONE) {
     g_cond_wait (&self->cond, &self->lock);
   } else {

@@ -358,6 +358,63 @@ GST_START_TEST (test_outage_asks_upstream_for_one_key_unit)
 
 GST_END_TEST;
 
+/* On the element's sink pad, in the task's thread while its lock is
+ * released: flushes the element as a seek would at that moment. */
+static GstPadProbeReturn
+flush_at_the_key_unit_request (GstPad *pad, GstPadProbeInfo *info,
+    gpointer user_data)
+{
+  (void) user_data;
+  if (gst_video_event_is_force_key_unit (GST_PAD_PROBE_INFO_EVENT (info)))
+    gst_pad_send_event (pad, gst_event_new_flush_start ());
+  return GST_PAD_PROBE_OK;
+}
+
+/* A flush that begins while the task is outside its lock (here, asking
+ * upstream for a key unit) finds no wait to cut short; the task must not
+ * begin one afterwards, or deactivating the pad blocks on a wait that only
+ * the clock can end. */
+GST_START_TEST (test_flush_during_the_key_unit_request_leaves_no_wait)
+{
+  GstHarness *h = new_harness ();
+  GstTestClock *clock = gst_harness_get_testclock (h);
+  GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink");
+  GstPad *srcpad = gst_element_get_static_pad (h->element, "src");
+  OctoHeader header = {.first = 1,.last = 1 };
+  const guint16 first_seq = 0;
+  const GstClockTime first_arrival = REMOTE_EPOCH;
+  GstClockTime sent, t;
+
+  g_object_set (h->element, "outage-restart", 300, NULL);
+  send_one_past_its_gap (h, &header);
+  fail_unless (gst_harness_push_upstream_event (h,
+          twcc_event (&first_seq, &first_arrival, 1, PAYLOAD_BYTES)));
+  gst_harness_push (h, rtp_packet (101, &header));
+  sent = gst_clock_get_time (GST_CLOCK (clock));
+  gst_buffer_unref (gst_harness_pull (h));
+  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM,
+      flush_at_the_key_unit_request, NULL, NULL);
+  do {
+    t = settle (h);
+    gst_harness_crank_single_clock_wait (h);
+  } while (t < sent + 300 * GST_MSECOND);
+  /* A wait begun after the flush shows up as a pending clock id (1 s is
+   * for that failure to show; passing waits it out). */
+  fail_if (gst_test_clock_timed_wait_for_multiple_pending_ids (clock, 1,
+          1000, NULL));
+  /* The task runs its function with the stream lock held: once we hold it,
+   * that iteration has ended, and it must have ended without a wait. */
+  GST_PAD_STREAM_LOCK (srcpad);
+  GST_PAD_STREAM_UNLOCK (srcpad);
+  fail_unless_equals_int (gst_test_clock_peek_id_count (clock), 0);
+  gst_object_unref (srcpad);
+  gst_object_unref (sinkpad);
+  gst_object_unref (clock);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_packets_without_extension_pass_as_fifo)
 {
   GstHarness *h = new_harness ();
@@ -584,6 +641,7 @@ rtpsender_suite (void)
   tcase_add_test (tc, test_paces_at_bbr_startup_within_the_window);
   tcase_add_test (tc, test_packets_without_extension_pass_as_fifo);
   tcase_add_test (tc, test_outage_asks_upstream_for_one_key_unit);
+  tcase_add_test (tc, test_flush_during_the_key_unit_request_leaves_no_wait);
   tcase_add_test (tc, test_posts_stats_every_stats_interval);
   tcase_add_test (tc, test_fixed_paces_at_max_bitrate);
   tcase_add_test (tc, test_estimate_follows_feedback_and_rules_drop);
