@@ -362,10 +362,13 @@ sink_mbps (const Sink *s)
  * to CONSTANT_RATE_ATTEMPTS times.  The sender's limit is loose because
  * this VM stalls processes for 10-20 ms even when idle; a longer stall's
  * burst, on a link 83 % loaded, queues for five times the stall (it drains
- * at the 4 Mbit/s left over) and would reach the p99 bound. */
+ * at the 4 Mbit/s left over) and would reach the p99 bound.  The shim's
+ * limit is the live runs' load guard (design 8): a run at p99 1.6 ms, with
+ * the host stealing CPU, had a p50 of 22.75 ms where quiet runs have
+ * 20.6-20.8. */
 #define SENDER_LATENESS_LIMIT (25 * MS)
-#define SHIM_TIMING_ERROR_LIMIT_MS 2.0
-#define CONSTANT_RATE_ATTEMPTS 3
+#define SHIM_TIMING_ERROR_LIMIT_MS 1.0
+#define CONSTANT_RATE_ATTEMPTS 5
 
 static void
 test_loopback_constant_rate_adds_only_the_delay (void)
