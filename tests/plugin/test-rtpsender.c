@@ -311,6 +311,33 @@ GST_START_TEST (test_fixed_paces_at_max_bitrate)
 
 GST_END_TEST;
 
+/* outage-restart 300 ms; a packet acknowledged, then one that never is
+ * (@sent: when it left); cranks the clock to outage-restart after it and
+ * returns the time the element's last wait ended. */
+static GstClockTime
+crank_into_an_outage (GstHarness *h, GstClockTime *sent)
+{
+  GstTestClock *clock = gst_harness_get_testclock (h);
+  OctoHeader header = {.first = 1,.last = 1 };
+  const guint16 first_seq = 0;
+  const GstClockTime first_arrival = REMOTE_EPOCH;
+  GstClockTime t;
+
+  g_object_set (h->element, "outage-restart", 300, NULL);
+  send_one_past_its_gap (h, &header);
+  fail_unless (gst_harness_push_upstream_event (h,
+          twcc_event (&first_seq, &first_arrival, 1, PAYLOAD_BYTES)));
+  gst_harness_push (h, rtp_packet (101, &header));
+  *sent = gst_clock_get_time (GST_CLOCK (clock));
+  gst_buffer_unref (gst_harness_pull (h));
+  do {
+    t = settle (h);
+    gst_harness_crank_single_clock_wait (h);
+  } while (t < *sent + 300 * GST_MSECOND);
+  gst_object_unref (clock);
+  return t;
+}
+
 /* outage-restart ms after a packet left with no feedback since, one
  * upstream force-key-unit event (all headers), and only one; not before
  * the first feedback (a receiver may not report yet). */
@@ -318,25 +345,12 @@ GST_START_TEST (test_outage_asks_upstream_for_one_key_unit)
 {
   GstHarness *h = new_harness ();
   GstTestClock *clock = gst_harness_get_testclock (h);
-  OctoHeader header = {.first = 1,.last = 1 };
-  const guint16 first_seq = 0;
-  const GstClockTime first_arrival = REMOTE_EPOCH;
   GstClockTime sent, t;
   GstEvent *event;
   gboolean all_headers = FALSE;
   guint key_units = 0;
 
-  g_object_set (h->element, "outage-restart", 300, NULL);
-  send_one_past_its_gap (h, &header);
-  fail_unless (gst_harness_push_upstream_event (h,
-          twcc_event (&first_seq, &first_arrival, 1, PAYLOAD_BYTES)));
-  gst_harness_push (h, rtp_packet (101, &header));
-  sent = gst_clock_get_time (GST_CLOCK (clock));
-  gst_buffer_unref (gst_harness_pull (h));
-  do {
-    t = settle (h);
-    gst_harness_crank_single_clock_wait (h);
-  } while (t < sent + 300 * GST_MSECOND);
+  t = crank_into_an_outage (h, &sent);
   fail_unless_equals_uint64 (t, sent + 300 * GST_MSECOND);
   /* the task sends it after that wait: block for it */
   while (!gst_video_event_is_force_key_unit (event =
@@ -380,24 +394,11 @@ GST_START_TEST (test_flush_during_the_key_unit_request_leaves_no_wait)
   GstTestClock *clock = gst_harness_get_testclock (h);
   GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink");
   GstPad *srcpad = gst_element_get_static_pad (h->element, "src");
-  OctoHeader header = {.first = 1,.last = 1 };
-  const guint16 first_seq = 0;
-  const GstClockTime first_arrival = REMOTE_EPOCH;
-  GstClockTime sent, t;
+  GstClockTime sent;
 
-  g_object_set (h->element, "outage-restart", 300, NULL);
-  send_one_past_its_gap (h, &header);
-  fail_unless (gst_harness_push_upstream_event (h,
-          twcc_event (&first_seq, &first_arrival, 1, PAYLOAD_BYTES)));
-  gst_harness_push (h, rtp_packet (101, &header));
-  sent = gst_clock_get_time (GST_CLOCK (clock));
-  gst_buffer_unref (gst_harness_pull (h));
   gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM,
       flush_at_the_key_unit_request, NULL, NULL);
-  do {
-    t = settle (h);
-    gst_harness_crank_single_clock_wait (h);
-  } while (t < sent + 300 * GST_MSECOND);
+  crank_into_an_outage (h, &sent);
   /* A wait begun after the flush shows up as a pending clock id (1 s is
    * for that failure to show; passing waits it out). */
   fail_if (gst_test_clock_timed_wait_for_multiple_pending_ids (clock, 1,
