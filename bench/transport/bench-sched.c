@@ -32,8 +32,10 @@ run (OctoSched *sched, guint n_paths)
     sizes[i] = PACKET;
   for (guint p = 0; p < n_paths; p++) {
     paths[p].srtt = (20 + 130 * p / MAX (n_paths - 1, 1)) * OCTO_MSECOND;
+    paths[p].min_rtt = paths[p].srtt;
     paths[p].pacing_rate = paths[p].bandwidth = (1 + 19 * p % 20) * 1000000;
     paths[p].queued_bytes = 0;
+    paths[p].inflight_bytes = 0;
     paths[p].up = TRUE;
   }
   start = g_get_monotonic_time ();
@@ -48,6 +50,7 @@ run (OctoSched *sched, guint n_paths)
           paths[p].queued_bytes - drained : 0;
       paths[p].srtt += ((msg + p) & 3) * OCTO_MSECOND / 4;
       paths[p].srtt -= ((msg + p + 2) & 3) * OCTO_MSECOND / 4;
+      paths[p].inflight_bytes = (msg + p) % 64 * PACKET;
     }
     if (sched) {
       octo_sched_assign (sched, paths, n_paths, sizes, n, msg * 10 *

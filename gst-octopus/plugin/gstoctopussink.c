@@ -1172,9 +1172,11 @@ gst_octopus_sink_class_init (GstOctopusSinkClass *klass)
           "path.  Unset: the one path host:port", DEFAULT_PATHS, rw));
   g_object_class_install_property (gobject_class, PROP_SCHEDULER,
       g_param_spec_string ("scheduler", "Scheduler",
-          "Multipath packet scheduler: min-cost (least RTT/2 + queued/rate, "
-          "paper 003), wrr (weighted round robin by bandwidth), edcld, sfl "
-          "(water filling) or min-rtt", DEFAULT_SCHEDULER, rw));
+          "Multipath packet scheduler: min-cost (least one-way time + "
+          "queued/rate, paper 003; the one-way time from the path's minimum "
+          "RTT and its bytes in flight), wrr (weighted round robin by "
+          "bandwidth), edcld, sfl (water filling) or min-rtt",
+          DEFAULT_SCHEDULER, rw));
   g_object_class_install_property (gobject_class, PROP_RESEND_KEYFRAMES,
       g_param_spec_boolean ("resend-keyframes", "Resend key frames",
           "Multipath: resend the lost packets of key frames (GstOctopusMeta "

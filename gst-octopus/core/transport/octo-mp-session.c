@@ -285,6 +285,8 @@ schedule_batch (OctoMpSession *s, OctoTime now)
     state[i].srtt = octo_flight_srtt (octo_send_path_flight (mp->path));
     state[i].min_rtt = octo_send_path_min_rtt (mp->path);
     state[i].queued_bytes = mp->stats.queued_bytes;
+    state[i].inflight_bytes =
+        octo_flight_inflight (octo_send_path_flight (mp->path));
     state[i].pacing_rate = octo_send_path_pacing_rate (mp->path);
     state[i].bandwidth = octo_send_path_bandwidth (mp->path);
     state[i].up = mp->stats.up;

@@ -2,14 +2,15 @@
  * message takes).
  *
  * A scheduler sees each path's state (smoothed and minimum RTT, bytes
- * waiting in its pacer, pacing rate, bandwidth estimate, up or down) and
- * assigns the packets of one message, in order, to paths.  One scheduler
- * is one file with one state struct behind this small table of
- * operations, as the congestion controllers (octo-cc.h); they are chosen
- * by name:
+ * waiting in its pacer and in flight, pacing rate, bandwidth estimate, up
+ * or down) and assigns the packets of one message, in order, to paths.
+ * One scheduler is one file with one state struct behind this small table
+ * of operations, as the congestion controllers (octo-cc.h); they are
+ * chosen by name:
  *  - "min-cost": the Delay-BBR paper's (003, eq. 13-15, Algorithm 6): each
- *    packet to the path of least RTT_p/2 + Q_p/c_p, so a frame's packets
- *    arrive close together;
+ *    packet to the path of least one-way time + Q_p/c_p, so a frame's
+ *    packets arrive close together (the one-way time read from the bytes
+ *    in flight rather than the paper's RTT_p/2, octo-sched-min-cost.c);
  *  - "wrr": weighted round robin by available bandwidth (003 eq. 16);
  *  - "edcld": EDCLD's cost, the propagation delay plus M/M/1 and queue
  *    terms mixed with w = 0.8 (003 eq. 17);
@@ -33,6 +34,7 @@ typedef struct {
                                  * windowed minimum): the propagation
                                  * delay's round trip; 0: unknown */
   guint64 queued_bytes;         /* waiting in the path's pacer */
+  guint64 inflight_bytes;       /* sent, neither acked nor lost */
   guint64 pacing_rate;          /* bits/s; 0: not known yet */
   guint64 bandwidth;            /* the controller's estimate; 0: unknown */
   gboolean up;

@@ -145,10 +145,8 @@ octo_send_path_rule_bandwidth (const OctoSendPath *path)
   return MAX (bw, octo_send_path_pacing_rate (path));
 }
 
-/* Whether the path holds a standing queue: the smoothed RTT is well above
- * the minimum. */
-static gboolean
-queue_standing (const OctoSendPath *p)
+gboolean
+octo_send_path_queue_standing (const OctoSendPath *p)
 {
   OctoTime srtt = octo_flight_srtt (p->flight);
   OctoTime min_rtt = octo_send_path_min_rtt (p);
@@ -164,7 +162,7 @@ octo_send_path_app_rate (const OctoSendPath *path)
 
   if (bw == OCTO_BW_UNKNOWN || path->acked_rate == 0
       || path->cc->ops->cwnd (path->cc) == OCTO_CC_NO_WINDOW
-      || !queue_standing (path))
+      || !octo_send_path_queue_standing (path))
     return bw;
   cap = (guint64) (OCTO_SEND_PATH_ACKED_FACTOR * path->acked_rate) +
       OCTO_SEND_PATH_ACKED_EXTRA;

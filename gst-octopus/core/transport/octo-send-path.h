@@ -116,6 +116,9 @@ guint64 octo_send_path_bandwidth (const OctoSendPath *path);
  * grow, and an application-limited sender would keep the startup estimate
  * (design §5). */
 guint64 octo_send_path_rule_bandwidth (const OctoSendPath *path);
+/* Whether the path holds a standing queue: its smoothed RTT is
+ * OCTO_SEND_PATH_QUEUED_RTT_RATIO times its minimum or more. */
+gboolean octo_send_path_queue_standing (const OctoSendPath *path);
 /* The rate the application should aim at (header); OCTO_BW_UNKNOWN before
  * the first estimate. */
 guint64 octo_send_path_app_rate (const OctoSendPath *path);

@@ -427,12 +427,15 @@ test_an_inflated_rtt_is_measured_again (void)
 
 /* The second path is the faster (25 against 30 ms one way, both 10
  * Mbit/s) until its rate dips to 0.3 Mbit/s from 1 to 3 s: its queue
- * inflates its sRTT and min-cost moves the data to the first path.  The
- * second keeps ACKing what it has out, so it never goes down; once it
- * carries nothing it is probed, the probe's sample replaces the stale
- * sRTT, and from 4 s on it carries every message whole (the first path
- * only its idle probes), its sRTT back near its 50 ms.  (Before the probe: no data from 2 s to
- * 10 s, its sRTT stuck at 310 ms.) */
+ * inflates its sRTT and min-cost moves the data to the first path, giving
+ * the second only what its bytes in flight say it carries at its dipped
+ * rate (about 31 packets a second).  The second keeps ACKing what it has
+ * out, so it never goes down; its padding does not probe for bandwidth
+ * while its queue stands (before: 117 padding packets at 2.1 s, its
+ * startup pacing rate, waited in the dip until 7 s and kept the data off
+ * it until then), and from 4 s on it carries every message whole (the
+ * first path only its idle probes), its sRTT back near its 50 ms.  (Before
+ * the idle probes: no data from 2 s to 10 s, its sRTT stuck at 310 ms.) */
 static void
 test_an_idle_path_is_measured_again (void)
 {
@@ -455,7 +458,7 @@ test_an_idle_path_is_measured_again (void)
   g_test_message ("path 1: sRTT %" G_GUINT64_FORMAT " us, downs %"
       G_GUINT64_FORMAT, ps.srtt / OCTO_USECOND, ps.mp.downs);
   g_assert_cmpuint (ps.mp.downs, ==, 0);
-  g_assert_cmpuint (w.data_in_second[1][2], ==, 0);
+  g_assert_cmpuint (w.data_in_second[1][2], <=, 32);
   for (guint sec = 4; sec < 10; sec++) {
     g_assert_cmpuint (w.data_in_second[0][sec], ==, 0);
     g_assert_cmpuint (w.data_in_second[1][sec], ==, 125);

@@ -116,6 +116,24 @@ test_min_cost_avoids_a_path_without_rate_that_holds_bytes (void)
   octo_sched_free (s);
 }
 
+/* Path 0's sRTT (20 ms, a round trip old) does not show the 25 KB its own
+ * bytes in flight beyond its 20 KB BDP (8 Mbit/s x 20 ms) stand in the
+ * network queue: min-cost counts them, 10 + 25 ms against path 1's 30 ms,
+ * as if they waited in its pacer (the test above). */
+static void
+test_min_cost_counts_the_standing_queue_of_its_bytes_in_flight (void)
+{
+  OctoSched *s = octo_sched_new ("min-cost");
+  OctoSchedPath paths[2] = { path (20, 8), path (60, 8) };
+
+  paths[0].min_rtt = 20 * MS;
+  paths[0].inflight_bytes = 45000;
+  paths[1].min_rtt = 60 * MS;
+  paths[1].inflight_bytes = 60000;      /* its BDP: no standing queue */
+  check (s, paths, 2, 0, "11111" "0" "1" "0");
+  octo_sched_free (s);
+}
+
 /* Weights 3:1; smooth rounds repeat 0 0 1 0 and the credit carries over
  * between messages. */
 static void
@@ -294,6 +312,8 @@ main (int argc, char **argv)
       test_min_cost_counts_what_waits_and_skips_down_paths);
   g_test_add_func ("/transport/sched/min-cost-avoids-a-path-without-rate-that-holds-bytes",
       test_min_cost_avoids_a_path_without_rate_that_holds_bytes);
+  g_test_add_func ("/transport/sched/min-cost-counts-the-standing-queue-of-its-bytes-in-flight",
+      test_min_cost_counts_the_standing_queue_of_its_bytes_in_flight);
   g_test_add_func ("/transport/sched/wrr-follows-the-bandwidth-weights-across-messages",
       test_wrr_follows_the_bandwidth_weights_across_messages);
   g_test_add_func ("/transport/sched/wrr-gives-a-down-path-nothing",
