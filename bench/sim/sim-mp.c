@@ -213,14 +213,11 @@ capture_frame (Flow *fl, OctoTime now)
   queue_message (fl, frame, n, MAX (last, OCTO_LINK_OVERHEAD + 1), now);
 }
 
-/* as octopussink's padding: not into a path whose queue stands */
 static gboolean
 wants_padding (const Flow *fl, guint path)
 {
-  const OctoSendPath *p = octo_mp_session_path (fl->session, path);
-
-  return fl->config->video_max_bps && octo_send_path_probing (p) &&
-      !octo_send_path_queue_standing (p) &&
+  return fl->config->video_max_bps &&
+      octo_mp_session_may_pad (fl->session, path) &&
       octo_mp_session_bandwidth (fl->session) <
       PROBE_HEADROOM * fl->config->video_max_bps;
 }

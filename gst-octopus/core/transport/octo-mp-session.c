@@ -240,6 +240,14 @@ idle_probe_time (const OctoMpSession *s, const MpPath *mp)
 }
 
 gboolean
+octo_mp_session_may_pad (const OctoMpSession *s, guint path)
+{
+  const OctoSendPath *p = s->paths[path].path;
+
+  return octo_send_path_probing (p) && !octo_send_path_queue_standing (p);
+}
+
+gboolean
 octo_mp_session_probe_due (const OctoMpSession *s, guint path, OctoTime now)
 {
   const MpPath *mp = &s->paths[path];

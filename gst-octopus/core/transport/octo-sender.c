@@ -349,13 +349,11 @@ poll_mp (OctoSender *s, OctoTime now, guint8 *out, guint *path,
         return 0;
       case OCTO_SEND_EMPTY:
         /* a down path is due its probe (only an ACK brings it back), or
-         * an idle one (only a sample refreshes it); padding that probes
-         * for bandwidth skips a path whose queue stands (a dip), where
-         * it would only hold up what the scheduler puts there next */
+         * an idle one (only a sample refreshes it) */
         sp = octo_mp_session_path (s->mp, *path);
         if (octo_mp_session_probe_due (s->mp, *path, now) ||
-            (wants_probe (s, sp, now) &&
-                !octo_send_path_queue_standing (sp))) {
+            (octo_mp_session_may_pad (s->mp, *path) &&
+                wants_probe (s, sp, now))) {
           len = write_padding (s, octo_send_path_pacing_rate (sp), out);
           transmit_on (s, *path, out, len, now);
           count_padding (s, len);
