@@ -431,9 +431,9 @@ test_an_inflated_rtt_is_measured_again (void)
  * the second only what its bytes in flight say it carries at its dipped
  * rate (about 31 packets a second).  The second keeps ACKing what it has
  * out, so it never goes down; its padding does not probe for bandwidth
- * while its queue stands (before: 117 padding packets at 2.1 s, its
- * startup pacing rate, waited in the dip until 7 s and kept the data off
- * it until then), and from 4 s on it carries every message whole (the
+ * while its queue stands (without that: 113 padding packets at 2.1 s, at
+ * its startup pacing rate, waited in the dip and kept the data off it
+ * until 7 s), and from 4 s on it carries every message whole (the
  * first path only its idle probes), its sRTT back near its 50 ms.  (Before
  * the idle probes: no data from 2 s to 10 s, its sRTT stuck at 310 ms.) */
 static void

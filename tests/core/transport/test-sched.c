@@ -119,7 +119,8 @@ test_min_cost_avoids_a_path_without_rate_that_holds_bytes (void)
 /* Path 0's sRTT (20 ms, a round trip old) does not show the 25 KB its own
  * bytes in flight beyond its 20 KB BDP (8 Mbit/s x 20 ms) stand in the
  * network queue: min-cost counts them, 10 + 25 ms against path 1's 30 ms,
- * as if they waited in its pacer (the test above). */
+ * as if they waited in its pacer (min-cost-counts-what-waits-and-skips-
+ * down-paths). */
 static void
 test_min_cost_counts_the_standing_queue_of_its_bytes_in_flight (void)
 {
