@@ -123,6 +123,7 @@ send_packets (Flow *f, guint index, OctoQdisc *q, OctoTime now)
     guint64 seq = octo_send_path_on_sent (f->path, len + OCTO_LINK_OVERHEAD,
         TRUE, now);
     octo_data_stamp (b, f->conn_id, (guint32) seq, (guint32) (now / 1000));
+    octo_send_path_on_sent_bytes (f->path, seq, b, len);
     f->sent_packets++;
     OctoPacket p = {.data = b,.source = index,
       .size = len + OCTO_LINK_OVERHEAD,.tagged = TRUE
@@ -157,14 +158,8 @@ receive (Flow *flows, InTransit *t, OctoTime now, OctoTime one_way,
       OCTO_MSECOND;
   g_array_append_val (delays, delay_ms);
 
-  InTransit *back = g_new0 (InTransit, 1);
-  back->at = now + one_way;
-  back->flow = t->flow;
-  back->bytes = g_malloc (OCTO_ACK_MAX_LEN);
-  octo_acker_build (&f->acker, now, &ack);
-  ack.conn_id = f->conn_id;
-  back->len = octo_ack_write (&ack, back->bytes, OCTO_ACK_MAX_LEN);
-  g_queue_push_tail (&to_sender, back);
+  InTransit *back;
+  /* the NACK ahead of the ACK, as octopussrc sends them */
   if (octo_qpacket_nack (&pkt, &frag, &nack)) {
     back = g_new0 (InTransit, 1);
     back->at = now + one_way;
@@ -173,6 +168,14 @@ receive (Flow *flows, InTransit *t, OctoTime now, OctoTime one_way,
     back->len = octo_nack_write (&nack, back->bytes, OCTO_NACK_LEN);
     g_queue_push_tail (&to_sender, back);
   }
+  back = g_new0 (InTransit, 1);
+  back->at = now + one_way;
+  back->flow = t->flow;
+  back->bytes = g_malloc (OCTO_ACK_MAX_LEN);
+  octo_acker_build (&f->acker, now, &ack);
+  ack.conn_id = f->conn_id;
+  back->len = octo_ack_write (&ack, back->bytes, OCTO_ACK_MAX_LEN);
+  g_queue_push_tail (&to_sender, back);
   return present;
 }
 
@@ -185,7 +188,7 @@ feedback (Flow *f, const InTransit *t, OctoTime now)
   if (octo_nack_parse (t->bytes, t->len, &nack) == OCTO_NACK_OK) {
     f->nacks++;
     f->trimmed_chunks += nack.trimmed;
-    octo_cc_on_nack (octo_send_path_cc (f->path), nack.trimmed, now);
+    octo_send_path_on_nack (f->path, nack.seq, nack.trimmed, now);
   } else if (octo_ack_parse (t->bytes, t->len, &ack) == OCTO_ACK_OK) {
     octo_send_path_on_feedback (f->path, OCTO_TIME_NONE);
     octo_send_path_on_ack (f->path, &ack, now);

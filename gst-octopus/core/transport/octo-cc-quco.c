@@ -275,10 +275,17 @@ trim_pacing_rate (const OctoCc *cc)
       ((const TrimCc *) cc)->factor);
 }
 
+/* The rate it will send at, not BBR's: an application that followed
+ * BBR's estimate would fill the send buffer with what the scaled pacer
+ * never lets out. */
 static guint64
 trim_bandwidth (const OctoCc *cc)
 {
-  return INNER (cc)->ops->bandwidth (INNER (cc));
+  guint64 bw = INNER (cc)->ops->bandwidth (INNER (cc));
+
+  if (bw == OCTO_BW_UNKNOWN)
+    return bw;
+  return MAX ((guint64) (bw * ((const TrimCc *) cc)->factor), 1);
 }
 
 static guint64

@@ -351,6 +351,23 @@ octo_flight_next_timeout (const OctoFlight *flight)
 }
 
 gboolean
+octo_flight_on_trimmed (OctoFlight *flight, guint32 seq32, guint32 bytes)
+{
+  guint64 seq;
+  SentPacket *p;
+
+  if (!expand_seq (flight, seq32, &seq) || !octo_flight_outstanding (flight,
+          seq))
+    return FALSE;
+  p = slot (flight, seq);
+  if (bytes >= p->bytes)
+    return FALSE;
+  p->bytes -= bytes;
+  flight->inflight -= bytes;
+  return TRUE;
+}
+
+gboolean
 octo_flight_outstanding (const OctoFlight *flight, guint64 seq)
 {
   return seq >= flight->base && seq < flight->next &&

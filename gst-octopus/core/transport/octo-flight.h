@@ -69,6 +69,14 @@ void octo_flight_mark_app_limited (OctoFlight *flight);
 void octo_flight_on_ack (OctoFlight *flight, const OctoAck *ack,
     OctoTime now, OctoRateSample *rs);
 
+/* A queue trimmed @bytes off packet @seq32 (its low 32 bits) on the way
+ * (QUCO): while it is outstanding, it counts only what is left, in flight
+ * and when its ACK delivers it, so rate samples measure what crossed the
+ * link.  FALSE (nothing changed) if it is not outstanding or @bytes is not
+ * below its size. */
+gboolean octo_flight_on_trimmed (OctoFlight *flight, guint32 seq32,
+    guint32 bytes);
+
 /* Declares timed-out packets lost; returns the bytes. */
 guint64 octo_flight_on_timer (OctoFlight *flight, OctoTime now);
 /* How long a packet may go unacknowledged before it is lost: max(3 x

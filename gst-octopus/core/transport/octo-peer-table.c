@@ -309,11 +309,13 @@ send_feedback (Sender *s, OctoTime now, OctoPeerAckFunc send_ack,
   guint8 path;
   gsize len;
 
-  while ((len = octo_receiver_poll_ack (s->receiver, now, buf, &path)) > 0)
+  /* QUCO: one NACK per packet a queue trimmed, ahead of the ACK that
+   * covers it, so that the sender counts only what was left of it as
+   * delivered (octo_flight_on_trimmed) */
+  while ((len = octo_receiver_poll_nack (s->receiver, buf, &path)) > 0)
     if (s->path_addr[path])
       send_ack (&s->path_addr[path]->peer, buf, len, user_data);
-  /* QUCO: one NACK per packet a queue trimmed */
-  while ((len = octo_receiver_poll_nack (s->receiver, buf, &path)) > 0)
+  while ((len = octo_receiver_poll_ack (s->receiver, now, buf, &path)) > 0)
     if (s->path_addr[path])
       send_ack (&s->path_addr[path]->peer, buf, len, user_data);
 }

@@ -161,6 +161,24 @@ octo_qpacket_parse (const OctoDataPacket *pkt, OctoQFragment *out)
   return TRUE;
 }
 
+guint
+octo_qpacket_tail_bytes (const guint8 *data, gsize len,
+    guint32 tail[OCTO_CHUNKS_MAX])
+{
+  OctoChunks c;
+  guint32 sum = 0;
+
+  if (len < OCTO_DATA_PREFIX_LEN ||
+      !(data[OCTO_WIRE_HEADER_LEN + 1] & OCTO_DATA_FLAG_CHUNKED) ||
+      !octo_chunks_parse (data, len, &c))
+    return 0;
+  for (guint k = 0; k < c.n_chunks; k++) {
+    sum += c.len[c.n_chunks - 1 - k];
+    tail[k] = sum;
+  }
+  return c.n_chunks;
+}
+
 gboolean
 octo_qpacket_nack (const OctoDataPacket *pkt, const OctoQFragment *frag,
     OctoNack *nack)

@@ -72,6 +72,12 @@ typedef struct {
  * are the pieces the rule above gives, the present chunks fit. */
 gboolean octo_qpacket_parse (const OctoDataPacket *pkt, OctoQFragment *out);
 
+/* For a qualitative data packet @data as sent, fills @tail[k-1] with the
+ * bytes its last k chunks take (what a queue trimming k of them cuts) and
+ * returns its chunk count; 0 for any other packet. */
+guint octo_qpacket_tail_bytes (const guint8 *data, gsize len,
+    guint32 tail[OCTO_CHUNKS_MAX]);
+
 /* Algorithm 2: TRUE and @nack filled if the network trimmed chunks of
  * @pkt; FALSE (an ordinary ACK suffices) otherwise. */
 gboolean octo_qpacket_nack (const OctoDataPacket *pkt,

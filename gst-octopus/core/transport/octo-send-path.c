@@ -1,6 +1,18 @@
 /* gst-octopus core: one path of a sender (see octo-send-path.h). */
 #include "octo-send-path.h"
 
+#include "octo-qpacket.h"
+
+/* a 32-bit seq must name its slot */
+G_STATIC_ASSERT ((OCTO_SEND_PATH_CHUNK_TAILS & (OCTO_SEND_PATH_CHUNK_TAILS - 1)) == 0);
+
+/* What a qualitative packet in flight loses per trimmed chunk count. */
+typedef struct {
+  guint64 seq;
+  guint n_chunks;               /* 0: empty slot */
+  guint16 tail[OCTO_CHUNKS_MAX];
+} ChunkTail;
+
 struct _OctoSendPath {
   OctoSendPathConfig config;
   OctoFlight *flight;
@@ -15,6 +27,8 @@ struct _OctoSendPath {
   OctoTime first_acked;         /* OCTO_TIME_NONE: nothing acked yet */
   guint64 acked_rate;           /* over the window at the last ACK; 0: none */
   OctoTime unacked_since;       /* OCTO_TIME_NONE: none sent since an ACK */
+  ChunkTail *chunk_tails;       /* by seq, OCTO_SEND_PATH_CHUNK_TAILS; NULL
+                                 * until the first qualitative packet */
 };
 
 OctoSendPath *
@@ -76,6 +90,7 @@ octo_send_path_free (OctoSendPath *path)
     return;
   octo_flight_free (path->flight);
   octo_cc_free (path->cc);
+  g_free (path->chunk_tails);
   g_free (path);
 }
 
@@ -333,6 +348,39 @@ octo_send_path_on_sent (OctoSendPath *path, guint32 size, gboolean tracked,
   }
   octo_pacer_on_sent (&path->pacer, size, now);
   return seq;
+}
+
+void
+octo_send_path_on_sent_bytes (OctoSendPath *path, guint64 seq,
+    const guint8 *data, gsize len)
+{
+  guint32 tail[OCTO_CHUNKS_MAX];
+  guint n = octo_qpacket_tail_bytes (data, len, tail);
+  ChunkTail *t;
+
+  if (n == 0)
+    return;
+  if (!path->chunk_tails)
+    path->chunk_tails = g_new0 (ChunkTail, OCTO_SEND_PATH_CHUNK_TAILS);
+  t = &path->chunk_tails[seq % OCTO_SEND_PATH_CHUNK_TAILS];
+  t->seq = seq;
+  t->n_chunks = n;
+  for (guint k = 0; k < n; k++)
+    t->tail[k] = (guint16) MIN (tail[k], G_MAXUINT16);
+}
+
+void
+octo_send_path_on_nack (OctoSendPath *path, guint32 seq32, guint trimmed,
+    OctoTime now)
+{
+  const ChunkTail *t = path->chunk_tails ?
+      &path->chunk_tails[seq32 % OCTO_SEND_PATH_CHUNK_TAILS] : NULL;
+
+  /* the ring's size divides 2^32, so a 32-bit seq finds its slot */
+  if (t && t->n_chunks > 0 && (guint32) t->seq == seq32 && trimmed > 0)
+    octo_flight_on_trimmed (path->flight, seq32,
+        t->tail[MIN (trimmed, t->n_chunks) - 1]);
+  octo_cc_on_nack (path->cc, trimmed, now);
 }
 
 void

@@ -63,6 +63,10 @@ G_BEGIN_DECLS
 
 /* How many recent feedbacks' hold-backs the largest is taken of. */
 #define OCTO_SEND_PATH_HOLD_BACKS 16
+/* Qualitative packets whose chunk sizes a path remembers for their NACKs:
+ * the newest this many (a NACK for an older one changes only the
+ * controller). */
+#define OCTO_SEND_PATH_CHUNK_TAILS 4096
 
 /* The application's rate (header): a queue of half a minimum RTT (a
  * smoothed RTT of 1.5 times the minimum) is a standing one; then the rate
@@ -164,6 +168,17 @@ void octo_send_path_idle (OctoSendPath *path, OctoTime *wake);
  * flight sequence number (0 if untracked). */
 guint64 octo_send_path_on_sent (OctoSendPath *path, guint32 size,
     gboolean tracked, OctoTime now);
+
+/* Packet @seq (as octo_send_path_on_sent returned it) left as the @len
+ * bytes at @data: if it is qualitative, the path remembers what a queue
+ * trimming its last chunks cuts off, for its NACK. */
+void octo_send_path_on_sent_bytes (OctoSendPath *path, guint64 seq,
+    const guint8 *data, gsize len);
+/* A QUCO NACK: a queue trimmed @trimmed chunks of packet @seq32 (the
+ * low 32 bits of its seq).  The flight counts only what was left of it
+ * (octo_flight_on_trimmed), the controller eases off. */
+void octo_send_path_on_nack (OctoSendPath *path, guint32 seq32,
+    guint trimmed, OctoTime now);
 
 /* A feedback message arrived.  @hold_back: how long its first report
  * waited to be sent (OCTO_TIME_NONE: the feedback speaks of no arrival, or

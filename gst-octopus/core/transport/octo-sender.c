@@ -300,6 +300,8 @@ transmit (OctoSender *s, guint8 *out, gsize len, OctoTime now)
   guint64 seq = octo_send_session_on_sent (s->session,
       len + OCTO_LINK_OVERHEAD, TRUE, now);
 
+  octo_send_path_on_sent_bytes (octo_send_session_path (s->session), seq,
+      out, len);
   octo_data_stamp (out, s->config.conn_id, s->config.isn + (guint32) seq,
       (guint32) (now / OCTO_USECOND));
 }
@@ -318,6 +320,8 @@ transmit_on (OctoSender *s, guint path, guint8 *out, gsize len, OctoTime now)
   guint64 seq = octo_mp_session_on_sent (s->mp, path,
       len + OCTO_LINK_OVERHEAD, now);
 
+  octo_send_path_on_sent_bytes (octo_mp_session_path (s->mp, path), seq,
+      out, len);
   octo_data_stamp (out, s->config.conn_id, s->config.isn + (guint32) seq,
       (guint32) (now / OCTO_USECOND));
   octo_data_stamp_path (out, path);
@@ -445,7 +449,8 @@ octo_sender_on_path_control (OctoSender *s, guint path_index,
       return FALSE;
     }
     s->nacks_received++;
-    octo_cc_on_nack (octo_send_path_cc (path), nack.trimmed, now);
+    octo_send_path_on_nack (path, nack.seq - s->config.isn, nack.trimmed,
+        now);
     update (s);
     return TRUE;
   }

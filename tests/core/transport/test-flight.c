@@ -107,6 +107,36 @@ test_flight_an_older_stamp_falls_back_to_ack_times (void)
   octo_flight_free (f);
 }
 
+/* QUCO: a queue trimmed 400 of packet 1's 1000 bytes; its NACK came
+ * before its ACK.  The flight holds and then delivers only the 600 that
+ * crossed, so the sample is the rate of the bytes that arrived; a trim
+ * that leaves nothing, of a packet never sent, or after the ACK changes
+ * nothing. */
+static void
+test_flight_a_trimmed_packet_delivers_what_was_left (void)
+{
+  OctoFlight *f = octo_flight_new ();
+  OctoRateSample rs;
+
+  for (guint i = 0; i < 3; i++)
+    octo_flight_on_sent (f, 1000, i * MS);
+  g_assert_true (octo_flight_on_trimmed (f, 1, 400));
+  g_assert_cmpuint (octo_flight_inflight (f), ==, 2600);
+  g_assert_false (octo_flight_on_trimmed (f, 1, 600));
+  g_assert_false (octo_flight_on_trimmed (f, 7, 100));
+  ack_range (f, 0, 0, FALSE, 0, 40 * MS, &rs);
+  ack_range (f, 0, 2, FALSE, 0, 42 * MS, &rs);
+  /* packet 2's sample: 2600 bytes (not 3000) since nothing was
+   * delivered, over the 42 ms since then */
+  g_assert_cmpuint (rs.newly_acked, ==, 1600);
+  g_assert_cmpuint (rs.delivered, ==, 2600);
+  g_assert_cmpuint (rs.interval, ==, 42 * MS);
+  g_assert_false (octo_flight_on_trimmed (f, 2, 100));
+  g_assert_cmpuint (octo_flight_inflight (f), ==, 0);
+  g_assert_cmpuint (octo_flight_get_stats (f)->bytes_acked, ==, 2600);
+  octo_flight_free (f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -118,5 +148,7 @@ main (int argc, char **argv)
       test_flight_a_send_after_idle_starts_the_interval_at_the_send);
   g_test_add_func ("/transport/flight/an-older-stamp-falls-back-to-ack-times",
       test_flight_an_older_stamp_falls_back_to_ack_times);
+  g_test_add_func ("/transport/flight/a-trimmed-packet-delivers-what-was-left",
+      test_flight_a_trimmed_packet_delivers_what_was_left);
   return g_test_run ();
 }

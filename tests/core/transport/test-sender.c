@@ -735,7 +735,8 @@ keep_layered_frame (OctoMessage *msg, gpointer user_data)
 /* The core end to end: a QUCO sender submits one frame's Q0 | Q1 | Q2 as
  * qualitative packets, a queue trims the bronze chunk of every other
  * packet, the receiver shows the frame at layer 1 and NACKs each trimmed
- * packet, and the sender's window takes the NACKs. */
+ * packet ahead of its ACK, the sender's window takes the NACKs and its
+ * flight counts as delivered only the bytes that crossed. */
 static void
 test_qualitative_frame_end_to_end (void)
 {
@@ -750,8 +751,9 @@ test_qualitative_frame_end_to_end (void)
   guint8 pkt[OCTO_SENDER_DEFAULT_MTU], fb[OCTO_ACK_MAX_LEN];
   guint8 *frame = g_malloc (12000);
   guint sent = 0, trimmed = 0;
+  guint64 cut_bytes = 0;
   gboolean accepted;
-  OctoTime wake;
+  OctoTime wake, now;
 
   for (guint i = 0; i < 12000; i++)
     frame[i] = (guint8) (i * 7 + i / 1000);
@@ -767,19 +769,25 @@ test_qualitative_frame_end_to_end (void)
   octo_sender_submit_qualitative (s, &h, &info, &layout, frame, 0, &accepted);
   g_assert_true (accepted);
 
-  for (OctoTime now = 0; now < OCTO_SECOND && !got.data;
-      now += OCTO_MSECOND) {
+  for (now = 0; now < OCTO_SECOND && !got.data; now += OCTO_MSECOND) {
     gsize len;
     while ((len = octo_sender_poll (s, now, pkt, &wake)) > 0) {
       if (sent++ % 2 == 1) {
+        gsize before = len;
         guint cut;
         g_assert_true (octo_chunks_trim (pkt, &len, 1, &cut));
+        cut_bytes += before - len;
         trimmed++;
       }
       octo_receiver_on_packet (r, pkt, len, now);
       while ((len = octo_receiver_poll_nack (r, fb, NULL)) > 0)
         g_assert_true (octo_sender_on_control (s, fb, len, now));
     }
+    gsize len_ack = octo_receiver_poll_ack (r, now, fb, NULL);
+    if (len_ack > 0)
+      g_assert_true (octo_sender_on_control (s, fb, len_ack, now));
+  }
+  for (guint i = 0; i < 100; i++, now += OCTO_MSECOND) {
     gsize len_ack = octo_receiver_poll_ack (r, now, fb, NULL);
     if (len_ack > 0)
       g_assert_true (octo_sender_on_control (s, fb, len_ack, now));
@@ -791,6 +799,9 @@ test_qualitative_frame_end_to_end (void)
   octo_sender_get_stats (s, &st);
   g_assert_cmpuint (trimmed, >, 0);
   g_assert_cmpuint (st.nacks_received, ==, trimmed);
+  g_assert_cmpuint (st.session.flight->packets_acked, ==, sent);
+  g_assert_cmpuint (st.session.flight->bytes_acked, ==,
+      st.session.flight->bytes_sent - cut_bytes);
   g_assert_cmpuint (octo_receiver_get_stats (r)->messages_lower_layers, ==, 1);
   g_bytes_unref (got.data);
   octo_receiver_free (r);
