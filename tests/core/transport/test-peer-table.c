@@ -3,6 +3,7 @@
  * refuses a newcomer only when every entry is proven and recent; the paths
  * of a multipath sender make one stream. */
 #include "transport/octo-peer-table.h"
+#include "transport/octo-qpacket.h"
 
 #include <string.h>
 
@@ -348,10 +349,52 @@ test_addresses_expire_then_the_sender (void)
   free_table (t, &log);
 }
 
+static void
+on_feedback_kind (G_GNUC_UNUSED const OctoPeer *peer, const guint8 *fb,
+    gsize len, gpointer user_data)
+{
+  OctoNack nack;
+  guint8 kind = octo_nack_parse (fb, len, &nack) == OCTO_NACK_OK ? 'N' : 'A';
+
+  g_string_append_c (user_data, kind);
+}
+
+/* QUCO: a packet a queue trimmed gets its NACK ahead of the ACK that
+ * covers it, so that the sender counts only what was left of it as
+ * delivered (octo_flight_on_trimmed). */
+static void
+test_a_trimmed_packet_is_nacked_before_it_is_acked (void)
+{
+  const guint32 lens[] = { 200, 100 };
+  guint8 msg[300] = { 0 }, pkt[MTU], addr = 5;
+  OctoQLayout layout;
+  OctoHeader h = { 0 };
+  OctoMsgInfo info;
+  Log log;
+  OctoPeerTable *t = new_table (&log, 4);
+  GString *kinds = g_string_new (NULL);
+  gsize len;
+  guint cut;
+
+  octo_qlayout_layered (&layout, lens, 2);
+  octo_msg_info_init (&info);
+  len = octo_qpacket_write (&h, &info, &layout, msg, MTU, 0, 1, pkt);
+  octo_data_stamp (pkt, 1005, 0, 0);
+  g_assert_true (octo_chunks_trim (pkt, &len, 1, &cut));
+  g_assert_cmpint (octo_peer_table_receive (t, &addr, 1, pkt, len, 0, NULL),
+      ==, OCTO_PEER_TAKEN);
+  octo_peer_table_service (t, 100 * MS, on_feedback_kind, kinds);
+  g_assert_cmpstr (kinds->str, ==, "NA");
+  g_string_free (kinds, TRUE);
+  free_table (t, &log);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/transport/peer-table/a-trimmed-packet-is-nacked-before-"
+      "it-is-acked", test_a_trimmed_packet_is_nacked_before_it_is_acked);
   g_test_add_func ("/transport/peer-table/junk-makes-no-entries",
       test_junk_makes_no_entries);
   g_test_add_func ("/transport/peer-table/full-table-evicts-unproven-first",
