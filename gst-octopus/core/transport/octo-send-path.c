@@ -3,8 +3,9 @@
 
 #include "octo-qpacket.h"
 
-/* a 32-bit seq must name its slot */
-G_STATIC_ASSERT ((OCTO_SEND_PATH_CHUNK_TAILS & (OCTO_SEND_PATH_CHUNK_TAILS - 1)) == 0);
+/* a power of two divides 2^32, so a 32-bit seq names its slot */
+G_STATIC_ASSERT ((OCTO_SEND_PATH_CHUNK_TAILS &
+        (OCTO_SEND_PATH_CHUNK_TAILS - 1)) == 0);
 
 /* What a qualitative packet in flight loses per trimmed chunk count. */
 typedef struct {
@@ -376,7 +377,6 @@ octo_send_path_on_nack (OctoSendPath *path, guint32 seq32, guint trimmed,
   const ChunkTail *t = path->chunk_tails ?
       &path->chunk_tails[seq32 % OCTO_SEND_PATH_CHUNK_TAILS] : NULL;
 
-  /* the ring's size divides 2^32, so a 32-bit seq finds its slot */
   if (t && t->n_chunks > 0 && (guint32) t->seq == seq32 && trimmed > 0)
     octo_flight_on_trimmed (path->flight, seq32,
         t->tail[MIN (trimmed, t->n_chunks) - 1]);
