@@ -150,6 +150,12 @@ octo_data_add_flags (guint8 *packet, guint8 flags)
   packet[OCTO_WIRE_HEADER_LEN + 1] |= flags;
 }
 
+guint8
+octo_data_get_flags (const guint8 *packet, gsize len)
+{
+  return len < OCTO_DATA_PREFIX_LEN ? 0 : packet[OCTO_WIRE_HEADER_LEN + 1];
+}
+
 gboolean
 octo_data_is_padding (const guint8 *data, gsize len)
 {

@@ -147,6 +147,9 @@ void octo_data_stamp_path (guint8 *packet, guint8 path_id);
 /* Sets @flags (OCTO_DATA_FLAG_*) in a packet built by octo_fragment_write
  * or octo_qpacket_write, besides those it has. */
 void octo_data_add_flags (guint8 *packet, guint8 flags);
+/* The flags of such a packet of @len bytes (our own, as sent: no other
+ * check); 0 if it is too short to have them. */
+guint8 octo_data_get_flags (const guint8 *packet, gsize len);
 
 /* @header_result (nullable) receives the header parser's verdict. */
 OctoDataParseResult octo_data_parse (const guint8 *data, gsize len,

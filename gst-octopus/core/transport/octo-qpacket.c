@@ -168,8 +168,7 @@ octo_qpacket_tail_bytes (const guint8 *data, gsize len,
   OctoChunks c;
   guint32 sum = 0;
 
-  if (len < OCTO_DATA_PREFIX_LEN ||
-      !(data[OCTO_WIRE_HEADER_LEN + 1] & OCTO_DATA_FLAG_CHUNKED) ||
+  if (!(octo_data_get_flags (data, len) & OCTO_DATA_FLAG_CHUNKED) ||
       !octo_chunks_parse (data, len, &c))
     return 0;
   for (guint k = 0; k < c.n_chunks; k++) {
