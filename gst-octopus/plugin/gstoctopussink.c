@@ -254,6 +254,7 @@ build_stats (GstOctopusSink *self)
       "acks-foreign", G_TYPE_UINT64, st.acks_foreign,
       "acks-unsent", G_TYPE_UINT64, st.acks_unsent,
       "nacks-received", G_TYPE_UINT64, st.nacks_received,
+      "layers-cut", G_TYPE_UINT64, st.layers_cut,
       "keyframe-requests", G_TYPE_UINT64, st.keyframe_requests,
       "padding-packets", G_TYPE_UINT64, st.padding_packets,
       "padding-bytes", G_TYPE_UINT64, st.padding_bytes,
@@ -778,24 +779,12 @@ buffer_capture_time (GstOctopusSink *self, GstBuffer *buf)
   return rt + gst_element_get_base_time (GST_ELEMENT (self));
 }
 
-/* Queues one message (@layout NULL: ordinary packets) and wakes the send
- * thread; warns about what the sender refused or cannot keep. */
+/* After a message of @len bytes was queued (@accepted) or refused: warns
+ * about what the sender refused or cannot keep, and wakes the send
+ * thread. */
 static void
-submit_message (GstOctopusSink *self, const OctoHeader *params,
-    const OctoMsgInfo *info, const OctoQLayout *layout, const guint8 *data,
-    gsize len)
+submitted (GstOctopusSink *self, gsize len, gboolean accepted)
 {
-  gboolean accepted;
-
-  g_mutex_lock (&self->lock);
-  if (layout)
-    octo_sender_submit_qualitative (self->sender, params, info, layout, data,
-        now_ns (), &accepted);
-  else
-    octo_sender_submit (self->sender, params, info, data, len, now_ns (),
-        &accepted);
-  g_mutex_unlock (&self->lock);
-
   /* Roughly: the payload plus the packet overhead at common MTUs. */
   if (accepted && !self->warned_too_large &&
       len + len / 16 > self->buffer_bytes) {
@@ -816,14 +805,39 @@ submit_message (GstOctopusSink *self, const OctoHeader *params,
   wake_thread (self);
 }
 
-/* qualitative=layered: sends the gathered frame, if any. */
+/* Queues one message (@layout NULL: ordinary packets). */
+static void
+submit_message (GstOctopusSink *self, const OctoHeader *params,
+    const OctoMsgInfo *info, const OctoQLayout *layout, const guint8 *data,
+    gsize len)
+{
+  gboolean accepted;
+
+  g_mutex_lock (&self->lock);
+  if (layout)
+    octo_sender_submit_qualitative (self->sender, params, info, layout, data,
+        now_ns (), &accepted);
+  else
+    octo_sender_submit (self->sender, params, info, data, len, now_ns (),
+        &accepted);
+  g_mutex_unlock (&self->lock);
+  submitted (self, len, accepted);
+}
+
+/* qualitative=layered: sends the gathered frame, if any, less the layers
+ * the send buffer would drop (octo_sender_submit_qframe). */
 static void
 send_frame (GstOctopusSink *self)
 {
+  gboolean accepted;
+
   if (self->frame.layout.n_segments == 0)
     return;
-  submit_message (self, &self->frame.header, &self->frame.info,
-      &self->frame.layout, self->frame.data->data, self->frame.data->len);
+  g_mutex_lock (&self->lock);
+  octo_sender_submit_qframe (self->sender, &self->frame, now_ns (),
+      &accepted);
+  g_mutex_unlock (&self->lock);
+  submitted (self, self->frame.data->len, accepted);
   octo_qframe_reset (&self->frame);
 }
 

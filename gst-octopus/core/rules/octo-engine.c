@@ -1105,25 +1105,60 @@ dropper_covers (const Stream *s, const Message *m)
   return FALSE;
 }
 
+/* Rule 2's first condition: the message has queued for its slack. */
+static gboolean
+slack_spent (const OctoHeader *h, OctoTime queued_for)
+{
+  return queued_for >= (OctoTime) h->slack_ms * OCTO_MSECOND;
+}
+
+/* Rule 2's last condition: @h's bitrate threshold exceeds the share of its
+ * stream (@s; NULL: one not queued, which has the whole bandwidth). */
+static gboolean
+above_share (OctoEngine *e, Stream *s, const OctoHeader *h, OctoTime now)
+{
+  guint64 share;
+
+  if (h->link_bitrate_threshold_bps == 0)
+    return FALSE;
+  share = s ? share_of (e, s, now) : octo_engine_bandwidth (e, now);
+  return share != OCTO_BW_UNKNOWN && h->link_bitrate_threshold_bps > share;
+}
+
 /* Rule 2, once per message, when its head reaches the front. */
 static void
 decide (OctoEngine *e, Message *m, const OctoHeader *h, OctoTime now)
 {
   Stream *s = m->stream;
 
-  if (now < m->head_time + (OctoTime) h->slack_ms * OCTO_MSECOND) {
+  if (now < m->head_time || !slack_spent (h, now - m->head_time))
     m->state = MSG_COMMITTED;
-  } else if (dropper_covers (s, m)) {
+  else if (dropper_covers (s, m))
     drop_message (e, m, OCTO_DROP_DROPPER);
-  } else if (h->link_bitrate_threshold_bps > 0) {
-    guint64 share = share_of (e, s, now);
-    if (share != OCTO_BW_UNKNOWN && h->link_bitrate_threshold_bps > share)
-      drop_message (e, m, OCTO_DROP_BITRATE);
-    else
-      m->state = MSG_COMMITTED;
-  } else {
+  else if (above_share (e, s, h, now))
+    drop_message (e, m, OCTO_DROP_BITRATE);
+  else
     m->state = MSG_COMMITTED;
-  }
+}
+
+OctoTime
+octo_engine_drain_time (OctoEngine *e, OctoTime now)
+{
+  guint64 bw = octo_engine_bandwidth (e, now);
+
+  if (bw == OCTO_BW_UNKNOWN || bw == OCTO_BW_UNLIMITED)
+    return 0;
+  return (OctoTime) ((gdouble) e->bytes * 8 * OCTO_SECOND / bw);
+}
+
+gboolean
+octo_engine_would_drop_arrival (OctoEngine *e, guint64 source,
+    const OctoHeader *h, OctoTime now)
+{
+  if (!e->config.rules)
+    return FALSE;
+  return slack_spent (h, octo_engine_drain_time (e, now)) &&
+      above_share (e, lookup_stream (e, source, h->stream_id), h, now);
 }
 
 static void

@@ -131,6 +131,20 @@ guint64 octo_engine_bandwidth (OctoEngine *engine, OctoTime now);
 guint64 octo_engine_stream_share (OctoEngine *engine, guint64 source,
     guint16 stream_id, OctoTime now);
 
+/* How long the bytes queued at @now take to leave at the bandwidth in
+ * force; 0 if it is unknown or unlimited. */
+OctoTime octo_engine_drain_time (OctoEngine *engine, OctoTime now);
+/* Rule 2 for a message with @header of @source arriving at @now, judged as
+ * if its head reached the front once the queue ahead of it drained
+ * (octo_engine_drain_time) at today's share: TRUE if the bitrate rule
+ * would drop it then.  No dropper can be newer than a message not yet
+ * queued, so only the slack and the threshold count.  A sender that packs
+ * several messages into one (a QUCO layered frame, octo-qpacket.h) asks
+ * this of each before packing, since the queue sees only the first's
+ * fields.  Always FALSE with the rules disabled. */
+gboolean octo_engine_would_drop_arrival (OctoEngine *engine, guint64 source,
+    const OctoHeader *header, OctoTime now);
+
 const OctoEngineStats *octo_engine_get_stats (const OctoEngine *engine);
 
 G_END_DECLS

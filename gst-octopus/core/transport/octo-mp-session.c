@@ -219,6 +219,13 @@ octo_mp_session_enqueue (OctoMpSession *s, const OctoPacket *packet,
   return octo_engine_enqueue (s->engine, &p, now);
 }
 
+gboolean
+octo_mp_session_would_drop (OctoMpSession *s, const OctoHeader *header,
+    OctoTime now)
+{
+  return octo_engine_would_drop_arrival (s->engine, 0, header, now);
+}
+
 /* Silent this long with packets out: down (the flight's loss timeout). */
 static OctoTime
 silence_limit (const MpPath *mp)

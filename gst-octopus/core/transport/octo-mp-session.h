@@ -174,6 +174,11 @@ guint64 octo_mp_session_path_threshold (const OctoMpSession *session,
 /* After a path's estimate may have changed other than by an ACK (a QUCO
  * NACK): the pacers and the send buffer take the new rates. */
 void octo_mp_session_update (OctoMpSession *session);
+/* Whether the session's send buffer would drop a message with @header
+ * arriving at @now (octo_engine_would_drop_arrival: its drain time counts
+ * the send buffer only, not the paths' pacers). */
+gboolean octo_mp_session_would_drop (OctoMpSession *session,
+    const OctoHeader *header, OctoTime now);
 /* In the send buffer and the paths' pacers. */
 guint64 octo_mp_session_queued_bytes (const OctoMpSession *session);
 guint32 octo_mp_session_queued_packets (const OctoMpSession *session);

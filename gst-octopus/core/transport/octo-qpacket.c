@@ -327,7 +327,7 @@ octo_qframe_continues (const OctoQFrame *frame, const OctoHeader *header,
   guint layer = octo_msg_info_layer (info);
 
   return first != OCTO_LAYER_NONE && layer != OCTO_LAYER_NONE
-      && header->stream_id == frame->header.stream_id
+      && header->stream_id == frame->layer_header[0].stream_id
       && info->frame_id == frame->info.frame_id
       && info->cell_id == frame->info.cell_id
       && layer == first + frame->layout.n_segments;
@@ -342,10 +342,10 @@ octo_qframe_add (OctoQFrame *frame, const OctoHeader *header,
   g_return_if_fail (len <= G_MAXUINT32);
 
   if (frame->layout.n_segments == 0) {
-    frame->header = *header;
     frame->info = *info;
     frame->layout.equal = FALSE;
   }
+  frame->layer_header[frame->layout.n_segments] = *header;
   frame->layout.len[frame->layout.n_segments++] = (guint32) len;
   g_byte_array_append (frame->data, data, (guint) len);
 }

@@ -99,7 +99,9 @@ guint octo_msg_info_layer (const OctoMsgInfo *info);
  * layer's description with the layer index raised by i
  * (octo_qframe_layer_info). */
 typedef struct {
-  OctoHeader header;
+  /* each layer's own fields; the message takes layer_header[0]'s, and a
+   * sender judges the others before packing (octo_sender_submit_qframe) */
+  OctoHeader layer_header[OCTO_CHUNKS_MAX];
   OctoMsgInfo info;
   OctoQLayout layout;           /* n_segments 0: nothing gathered */
   GByteArray *data;             /* the layers back to back */

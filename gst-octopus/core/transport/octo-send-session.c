@@ -108,6 +108,13 @@ octo_send_session_take_restart (OctoSendSession *s, OctoTime now)
   return TRUE;
 }
 
+gboolean
+octo_send_session_would_drop (OctoSendSession *session,
+    const OctoHeader *header, OctoTime now)
+{
+  return octo_engine_would_drop_arrival (session->engine, 0, header, now);
+}
+
 OctoSendNext
 octo_send_session_dequeue (OctoSendSession *s, OctoTime now, OctoPacket *out,
     OctoTime *wake)

@@ -104,6 +104,11 @@ guint64 octo_send_session_on_sent (OctoSendSession *session, guint32 size,
  * rates): the pacer takes the pacing rate and the buffer the estimate. */
 void octo_send_session_update (OctoSendSession *session);
 
+/* Whether the send buffer's rules would drop a message with @header
+ * arriving at @now (octo_engine_would_drop_arrival). */
+gboolean octo_send_session_would_drop (OctoSendSession *session,
+    const OctoHeader *header, OctoTime now);
+
 /* The path's estimate, capped; what the dropping rules see. */
 guint64 octo_send_session_bandwidth (const OctoSendSession *session);
 /* The path's application rate (octo_send_path_app_rate). */

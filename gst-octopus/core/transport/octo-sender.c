@@ -23,6 +23,7 @@ struct _OctoSender {
   guint64 messages_submitted, messages_rejected;
   guint64 acks_received, acks_invalid, acks_foreign, acks_unsent;
   guint64 nacks_received;
+  guint64 layers_cut;
   guint8 *padding;              /* zero payload of a padding message */
   guint16 last_stream;          /* padding joins the stream last submitted */
   OctoArrivalMeter submitted;   /* link bytes the app submitted */
@@ -250,6 +251,33 @@ octo_sender_submit_qualitative (OctoSender *s, const OctoHeader *params,
 {
   return submit (s, params, info, layout, data, octo_qlayout_total (layout),
       now, accepted);
+}
+
+/* Whether the send buffer would drop a message with @header arriving at
+ * @now. */
+static gboolean
+would_drop (OctoSender *s, const OctoHeader *header, OctoTime now)
+{
+  if (s->mp)
+    return octo_mp_session_would_drop (s->mp, header, now);
+  return octo_send_session_would_drop (s->session, header, now);
+}
+
+guint32
+octo_sender_submit_qframe (OctoSender *s, const OctoQFrame *frame,
+    OctoTime now, gboolean *accepted)
+{
+  OctoQLayout layout = frame->layout;
+
+  g_return_val_if_fail (layout.n_segments > 0, 0);
+  for (guint i = 1; i < layout.n_segments; i++)
+    if (would_drop (s, &frame->layer_header[i], now)) {
+      s->layers_cut += layout.n_segments - i;
+      layout.n_segments = i;
+      break;
+    }
+  return submit (s, &frame->layer_header[0], &frame->info, &layout,
+      frame->data->data, octo_qlayout_total (&layout), now, accepted);
 }
 
 /* Whether an idle sender should pad now to measure @path. */
@@ -596,6 +624,7 @@ octo_sender_get_stats (const OctoSender *s, OctoSenderStats *st)
   st->acks_received = s->acks_received;
   st->acks_invalid = s->acks_invalid;
   st->nacks_received = s->nacks_received;
+  st->layers_cut = s->layers_cut;
   st->acks_foreign = s->acks_foreign;
   st->acks_unsent = s->acks_unsent;
   st->padding_packets = s->padding_packets;

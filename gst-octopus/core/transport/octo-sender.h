@@ -90,6 +90,7 @@ typedef struct {
   guint64 acks_foreign;         /* valid, but another connection's id (or
                                  * a NACK naming a packet never sent) */
   guint64 nacks_received;       /* QUCO NACKs, handed to the controller */
+  guint64 layers_cut;           /* QUCO frames' layers cut before packing */
   guint64 acks_unsent;          /* newest range names a packet never sent */
   guint64 keyframe_requests;    /* taken from ACKs (one per interval) */
   guint64 padding_packets, padding_bytes;       /* link bytes */
@@ -130,6 +131,18 @@ guint32 octo_sender_submit_qualitative (OctoSender *sender,
     const OctoHeader *params, const OctoMsgInfo *info,
     const OctoQLayout *layout, const guint8 *data, OctoTime now,
     gboolean *accepted);
+
+/* Queues the layered frame @frame (octo-qpacket.h) as one qualitative
+ * message, less the layers the send buffer's rules would drop on arrival
+ * by their own fields (octo_engine_would_drop_arrival): the first such
+ * layer above the base and every layer above it, which need it, are cut
+ * before packing (counted in layers_cut).  The buffer sees only the
+ * base's fields, so a frame's upper layers could otherwise only leave
+ * whole with it, however far the path's share fell below their
+ * thresholds.  What is judged is the frame's arrival, not its head
+ * reaching the front: a frame already queued stays whole. */
+guint32 octo_sender_submit_qframe (OctoSender *sender,
+    const OctoQFrame *frame, OctoTime now, gboolean *accepted);
 
 /* If a packet may leave at @now, writes it to @out (>= mtu bytes) and returns
  * its length.  Otherwise returns 0 and sets @wake to when to poll again

@@ -102,6 +102,56 @@ test_slack_delays_droppability_by_exactly_its_value (void)
   harness_free (h);
 }
 
+/* A message about to arrive is judged as rule 2 would judge it once the
+ * queue ahead of it drained at the bandwidth in force: 3000 bytes at
+ * 1.2 Mbit/s drain in 20 ms. */
+static void
+test_arrival_judged_once_the_queue_ahead_drained (void)
+{
+  Harness *h = harness_new (100000, OCTO_BW_EXTERNAL);
+  OctoHeader above = {.priority = 2, .link_bitrate_threshold_bps = 1200001,
+    .slack_ms = 20
+  }, at_share = above, longer_slack = above;
+  OctoEngineConfig config;
+  Harness *fifo;
+
+  at_share.link_bitrate_threshold_bps = 1200000;
+  longer_slack.slack_ms = 21;
+  harness_message (h, 0, 0, 1, 2, 1500, &plain, 0);
+  /* the bandwidth unknown: nothing is dropped, nor is the drain timed */
+  g_assert_cmpuint (octo_engine_drain_time (h->engine, 0), ==, 0);
+  g_assert_false (octo_engine_would_drop_arrival (h->engine, 0, &above, 0));
+
+  octo_engine_set_bandwidth (h->engine, 1200000);
+  g_assert_cmpuint (octo_engine_drain_time (h->engine, 0), ==, 20 * MS);
+  g_assert_true (octo_engine_would_drop_arrival (h->engine, 0, &above, 0));
+  g_assert_false (octo_engine_would_drop_arrival (h->engine, 0, &at_share,
+          0));
+  g_assert_false (octo_engine_would_drop_arrival (h->engine, 0,
+          &longer_slack, 0));
+  /* half the queue gone: 10 ms, within the slack */
+  harness_dequeue (h, 1, 0);
+  assert_log (h, "+0/1");
+  g_assert_false (octo_engine_would_drop_arrival (h->engine, 0, &above, 0));
+  /* nothing is judged, and nothing queued is touched */
+  g_assert_cmpuint (octo_engine_queued_bytes (h->engine), ==, 1500);
+  harness_dequeue (h, G_MAXUINT, 0);
+  assert_log (h, "+0/1");
+  harness_free (h);
+
+  octo_engine_config_init (&config);
+  config.rules = FALSE;
+  config.bw_source = OCTO_BW_EXTERNAL;
+  fifo = harness_new_full (&config);
+  harness_message (fifo, 0, 0, 1, 2, 1500, &plain, 0);
+  octo_engine_set_bandwidth (fifo->engine, 1200000);
+  g_assert_false (octo_engine_would_drop_arrival (fifo->engine, 0, &above,
+          0));
+  harness_dequeue (fifo, G_MAXUINT, 0);
+  assert_log (fifo, "+0/1 +0/1");
+  harness_free (fifo);
+}
+
 static void
 test_overflow_discards_whole_messages (void)
 {
@@ -639,6 +689,8 @@ main (int argc, char **argv)
       test_partly_sent_message_is_never_dropped);
   g_test_add_func ("/rules/slack-delays-droppability-exactly",
       test_slack_delays_droppability_by_exactly_its_value);
+  g_test_add_func ("/rules/arrival-judged-once-the-queue-ahead-drained",
+      test_arrival_judged_once_the_queue_ahead_drained);
   g_test_add_func ("/rules/overflow-discards-whole-messages",
       test_overflow_discards_whole_messages);
   g_test_add_func ("/rules/overflow-of-partly-sent-message",

@@ -350,8 +350,8 @@ layer_info (guint32 frame_id, guint8 spatial_layer)
 }
 
 /* An encoder's three layer messages of one frame become one layered
- * message: base layer's fields, the layers back to back, complete at the
- * marked top layer. */
+ * message: base layer's fields (each layer's kept beside them), the layers
+ * back to back, complete at the marked top layer. */
 static void
 test_frame_layers_are_gathered_into_one_layered_message (void)
 {
@@ -380,7 +380,9 @@ test_frame_layers_are_gathered_into_one_layered_message (void)
   g_assert_cmpuint (f.layout.len[2], ==, 1);
   const guint8 all[] = { 1, 2, 3, 4, 5, 6, 7 };
   g_assert_cmpmem (f.data->data, f.data->len, all, sizeof all);
-  g_assert_cmpuint (f.header.priority, ==, 1);
+  g_assert_cmpuint (f.layer_header[0].priority, ==, 1);
+  g_assert_cmpuint (f.layer_header[1].priority, ==, 5);
+  g_assert_cmpuint (f.layer_header[2].priority, ==, 5);
   g_assert_cmpuint (f.info.spatial_layer, ==, 0);
 
   octo_qframe_reset (&f);

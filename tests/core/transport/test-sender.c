@@ -809,6 +809,89 @@ test_qualitative_frame_end_to_end (void)
   g_free (frame);
 }
 
+/* Gathers the layers of @frame_id (3000, 2000 and 1000 bytes) with the
+ * bitrate thresholds @thresholds and @slack_ms each. */
+static void
+gather_frame (OctoQFrame *f, guint32 frame_id, const guint64 thresholds[3],
+    guint16 slack_ms)
+{
+  static guint8 bytes[3000];
+
+  octo_qframe_reset (f);
+  for (guint i = 0; i < 3; i++) {
+    OctoHeader h = {.priority = i,.link_bitrate_threshold_bps =
+          thresholds[i],.slack_ms = slack_ms };
+    OctoMsgInfo info;
+
+    octo_msg_info_init (&info);
+    info.frame_id = frame_id;
+    info.spatial_layer = i;
+    octo_qframe_add (f, &h, &info, bytes, 3000 - 1000 * i);
+  }
+}
+
+/* The send buffer sees a layered frame's base fields only, so the sender
+ * judges the upper layers by their own before packing: with the estimate
+ * at 1.2 Mbit/s and a frame's worth queued (far more than the 10 ms
+ * slack), a layer whose threshold is above it is cut with every layer
+ * above; an empty queue, a threshold within the estimate or a slack longer
+ * than the queue keeps the layer. */
+static void
+test_qualitative_frame_sheds_layers_its_buffer_would_drop (void)
+{
+  const guint64 fits[3] = { 0, 400000, 1000000 },
+      q2_above[3] = { 0, 400000, 2000000 },
+      q1_above[3] = { 0, 1300000, 1400000 };
+  /* per frame: thresholds, slack, the layers that must go out */
+  const guint64 *thresholds[] = { q2_above, q2_above, q1_above, fits,
+    q1_above
+  };
+  const guint16 slack[] = { 10, 10, 10, 10, 1000 };
+  const guint expected[] = { 3, 2, 1, 3, 3 };
+  guint got[G_N_ELEMENTS (expected)] = { 0 };
+  OctoSenderConfig c;
+  OctoSenderStats st;
+  OctoQFrame f;
+  guint8 pkt[OCTO_SENDER_DEFAULT_MTU];
+  gboolean accepted;
+  OctoTime wake;
+
+  octo_sender_config_init (&c);
+  c.cc = OCTO_SENDER_FIXED;
+  c.probe = FALSE;
+  octo_sender_config_ids_from_seed (&c, 11);
+  OctoSender *s = octo_sender_new (&c, 0);
+  octo_sender_set_fixed_rates (s, 1200000, 0);
+  octo_qframe_init (&f);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
+    gather_frame (&f, i, thresholds[i], slack[i]);
+    octo_sender_submit_qframe (s, &f, 0, &accepted);
+    g_assert_true (accepted);
+  }
+  octo_qframe_clear (&f);
+
+  for (OctoTime now = 0; now < OCTO_SECOND; now += OCTO_MSECOND) {
+    gsize len;
+    while ((len = octo_sender_poll (s, now, pkt, &wake)) > 0) {
+      OctoDataPacket dp;
+      OctoQFragment frag;
+      g_assert_cmpint (octo_data_parse (pkt, len, &dp, NULL), ==,
+          OCTO_DATA_OK);
+      g_assert_true (octo_qpacket_parse (&dp, &frag));
+      g_assert_cmpuint (dp.header.msg_id, <, G_N_ELEMENTS (expected));
+      got[dp.header.msg_id] = frag.layout.n_segments;
+      g_assert_cmpuint (frag.layout.len[0], ==, 3000);
+    }
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpuint (got[i], ==, expected[i]);
+  octo_sender_get_stats (s, &st);
+  g_assert_cmpuint (st.layers_cut, ==, 3);
+  g_assert_cmpuint (st.session.buffer->packets_dropped[OCTO_DROP_BITRATE],
+      ==, 0);
+  octo_sender_free (s);
+}
+
 /* An ACK asking for a key frame is one request per
  * OCTO_SENDER_KEYFRAME_REQUEST_INTERVAL (the receiver repeats it on its
  * ACKs for a while); the application takes each once. */
@@ -960,6 +1043,9 @@ main (int argc, char **argv)
       test_rtt_over_a_traced_uplink_is_at_least_propagation);
   g_test_add_func ("/transport/sender/qualitative-frame-end-to-end",
       test_qualitative_frame_end_to_end);
+  g_test_add_func
+      ("/transport/sender/qualitative-frame-sheds-layers-its-buffer-would-drop",
+      test_qualitative_frame_sheds_layers_its_buffer_would_drop);
   g_test_add_func ("/transport/sender/quco-backs-off-on-its-nacks-only",
       test_quco_sender_backs_off_on_its_nacks_only);
   g_test_add_func ("/transport/sender/an-outage-asks-for-one-restart",
