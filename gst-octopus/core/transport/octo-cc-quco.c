@@ -209,6 +209,7 @@ octo_cc_quco_ssthresh (const OctoCc *cc)
 typedef struct {
   OctoCc cc;
   OctoCc *inner;
+  guint64 min_cwnd;             /* BBR's least window, bytes */
   gdouble factor;
   Backoff backoff;
   OctoTime calm_since;          /* last NACK or recovery step */
@@ -291,11 +292,12 @@ trim_bandwidth (const OctoCc *cc)
 static guint64
 trim_cwnd (const OctoCc *cc)
 {
+  const TrimCc *t = (const TrimCc *) cc;
   guint64 w = INNER (cc)->ops->cwnd (INNER (cc));
 
   if (w == OCTO_CC_NO_WINDOW)
     return w;
-  return MAX ((guint64) (w * ((const TrimCc *) cc)->factor), 1);
+  return MAX ((guint64) (w * t->factor), MIN (w, t->min_cwnd));
 }
 
 static OctoTime
@@ -338,13 +340,14 @@ static const OctoCcOps trim_ops = {
 };
 
 OctoCc *
-octo_cc_new_trim_aware (OctoCc *inner)
+octo_cc_new_trim_aware (OctoCc *inner, guint32 mss)
 {
   g_return_val_if_fail (inner->ops->min_rtt != NULL, NULL);
   TrimCc *t = g_new0 (TrimCc, 1);
 
   t->cc.ops = &trim_ops;
   t->inner = inner;
+  t->min_cwnd = (guint64) OCTO_BBR_MIN_PIPE_PACKETS * mss;
   t->factor = 1.0;
   return &t->cc;
 }

@@ -115,11 +115,14 @@ gdouble octo_cc_quco_cwnd_packets (const OctoCc *cc);
 gdouble octo_cc_quco_ssthresh (const OctoCc *cc);
 
 /* Wraps @inner (BBR or Delay-BBR; taken) so that NACKs scale its pacing
- * rate and window by a factor: factor <- factor * (1 - beta) at most once
- * per round as above, and +OCTO_QUCO_TRIM_RECOVERY (up to 1) for each
- * round trip without a NACK.  Its estimate is the inner one's. */
+ * rate, window and estimate by a factor: factor <- factor * (1 - beta) at
+ * most once per round as above, and +OCTO_QUCO_TRIM_RECOVERY (up to 1)
+ * for each round trip without a NACK.  The window is never scaled below
+ * BBR's own least (OCTO_BBR_MIN_PIPE_PACKETS of @mss): a tenth of that is
+ * less than one packet, which lets one out per round trip and leaves the
+ * send buffer to grow. */
 #define OCTO_QUCO_TRIM_RECOVERY 0.05
-OctoCc *octo_cc_new_trim_aware (OctoCc *inner);
+OctoCc *octo_cc_new_trim_aware (OctoCc *inner, guint32 mss);
 gdouble octo_cc_trim_aware_factor (const OctoCc *cc);
 
 G_END_DECLS

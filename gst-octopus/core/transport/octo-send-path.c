@@ -66,7 +66,7 @@ octo_send_path_new_for (const OctoSendPathConfig *config, OctoSenderCc kind,
   }
   if (kind == OCTO_SENDER_BBR_QUCO)
     return octo_send_path_new (&pc,
-        octo_cc_new_trim_aware (octo_cc_new_bbr (&bc, now)));
+        octo_cc_new_trim_aware (octo_cc_new_bbr (&bc, now), mss));
   if (kind != OCTO_SENDER_FIXED)
     return octo_send_path_new (&pc, octo_cc_new_bbr (&bc, now));
   /* max_rate is the rate itself, the fixed rates set later replace it, and

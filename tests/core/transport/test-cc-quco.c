@@ -184,7 +184,7 @@ static void
 test_trim_aware_bbr_scales_rate_and_window (void)
 {
   OctoBbrConfig bc = {.algorithm = OCTO_CC_BBR,.mss = MSS,.seed = 1 };
-  OctoCc *cc = octo_cc_new_trim_aware (octo_cc_new_bbr (&bc, 0));
+  OctoCc *cc = octo_cc_new_trim_aware (octo_cc_new_bbr (&bc, 0), MSS);
   OctoCc *ref = octo_cc_new_bbr (&bc, 0);
 
   ack (cc, 1, MS (100));
@@ -211,6 +211,38 @@ test_trim_aware_bbr_scales_rate_and_window (void)
   octo_cc_free (ref);
 }
 
+/* However far NACKs scale trim-aware BBR down, its window stays at BBR's
+ * least (4 packets) where BBR's own is above it: a tenth of it is less
+ * than a packet, one per round trip.  Below it, BBR's own window (packet
+ * conservation after a timeout) passes unscaled. */
+static void
+test_trim_aware_bbr_keeps_bbr_minimum_window (void)
+{
+  OctoBbrConfig bc = {.algorithm = OCTO_CC_BBR,.mss = MSS,.seed = 1 };
+  OctoCc *cc = octo_cc_new_trim_aware (octo_cc_new_bbr (&bc, 0), MSS);
+  OctoCc *ref = octo_cc_new_bbr (&bc, 0);
+  const guint64 least = OCTO_BBR_MIN_PIPE_PACKETS * MSS;
+
+  ack (cc, 1, MS (100));
+  ack (ref, 1, MS (100));
+  /* one back-off per round: 0.5, 0.25, 0.125, then the floor */
+  for (guint i = 0; i < 4; i++)
+    octo_cc_on_nack (cc, 3, MS (110 + 110 * i));
+  g_assert_cmpfloat_with_epsilon (octo_cc_trim_aware_factor (cc), 0.1, 1e-9);
+  g_assert_cmpuint (ref->ops->cwnd (ref), >, least);
+  g_assert_cmpuint (ref->ops->cwnd (ref) / 10, <, least);
+  g_assert_cmpuint (cc->ops->cwnd (cc), ==, least);
+  g_assert_cmpuint (cc->ops->pacing_rate (cc), ==,
+      (guint64) (ref->ops->pacing_rate (ref) * 0.1));
+
+  cc->ops->on_timeout (cc, MSS, MS (600));
+  ref->ops->on_timeout (ref, MSS, MS (600));
+  g_assert_cmpuint (ref->ops->cwnd (ref), ==, 2 * MSS);
+  g_assert_cmpuint (cc->ops->cwnd (cc), ==, 2 * MSS);
+  octo_cc_free (cc);
+  octo_cc_free (ref);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -231,5 +263,7 @@ main (int argc, char **argv)
       test_betas_by_trimmed_chunks);
   g_test_add_func ("/transport/cc-quco/trim-aware-bbr-scales-rate-and-window",
       test_trim_aware_bbr_scales_rate_and_window);
+  g_test_add_func ("/transport/cc-quco/trim-aware-bbr-keeps-bbr-minimum-window",
+      test_trim_aware_bbr_keeps_bbr_minimum_window);
   return g_test_run ();
 }
