@@ -276,19 +276,6 @@ trim_pacing_rate (const OctoCc *cc)
       ((const TrimCc *) cc)->factor);
 }
 
-/* The rate it will send at, not BBR's: an application that followed
- * BBR's estimate would fill the send buffer with what the scaled pacer
- * never lets out. */
-static guint64
-trim_bandwidth (const OctoCc *cc)
-{
-  guint64 bw = INNER (cc)->ops->bandwidth (INNER (cc));
-
-  if (bw == OCTO_BW_UNKNOWN)
-    return bw;
-  return MAX ((guint64) (bw * ((const TrimCc *) cc)->factor), 1);
-}
-
 static guint64
 trim_cwnd (const OctoCc *cc)
 {
@@ -298,6 +285,25 @@ trim_cwnd (const OctoCc *cc)
   if (w == OCTO_CC_NO_WINDOW)
     return w;
   return MAX ((guint64) (w * t->factor), MIN (w, t->min_cwnd));
+}
+
+/* The rate it will send at, not BBR's: an application that followed
+ * BBR's estimate would fill the send buffer with what the scaled pacer
+ * never lets out.  Nor more than the window lets out in a smoothed round
+ * trip, which binds once NACKs have scaled it down to BBR's least. */
+static guint64
+trim_bandwidth (const OctoCc *cc)
+{
+  const TrimCc *t = (const TrimCc *) cc;
+  guint64 bw = INNER (cc)->ops->bandwidth (INNER (cc)), w = trim_cwnd (cc);
+
+  if (bw == OCTO_BW_UNKNOWN)
+    return bw;
+  bw = MAX ((guint64) (bw * t->factor), 1);
+  if (w != OCTO_CC_NO_WINDOW && t->backoff.srtt > 0)
+    bw = MIN (bw, MAX ((guint64) ((gdouble) w * 8 * OCTO_SECOND /
+                t->backoff.srtt), 1));
+  return bw;
 }
 
 static OctoTime

@@ -213,8 +213,10 @@ test_trim_aware_bbr_scales_rate_and_window (void)
 
 /* However far NACKs scale trim-aware BBR down, its window stays at BBR's
  * least (4 packets) where BBR's own is above it: a tenth of it is less
- * than a packet, one per round trip.  Below it, BBR's own window (packet
- * conservation after a timeout) passes unscaled. */
+ * than a packet, one per round trip.  Its estimate is then what that
+ * window sends in a round trip, not a tenth of BBR's.  Below the least,
+ * BBR's own window (packet conservation after a timeout) passes
+ * unscaled. */
 static void
 test_trim_aware_bbr_keeps_bbr_minimum_window (void)
 {
@@ -222,9 +224,13 @@ test_trim_aware_bbr_keeps_bbr_minimum_window (void)
   OctoCc *cc = octo_cc_new_trim_aware (octo_cc_new_bbr (&bc, 0), MSS);
   OctoCc *ref = octo_cc_new_bbr (&bc, 0);
   const guint64 least = OCTO_BBR_MIN_PIPE_PACKETS * MSS;
+  /* one packet acked, delivered at 8 Mbit/s */
+  OctoRateSample rs = {.rtt = RTT,.newly_acked = MSS,.delivery_rate =
+        8000000,.interval = MS (1),.delivered = MSS };
 
-  ack (cc, 1, MS (100));
-  ack (ref, 1, MS (100));
+  cc->ops->on_ack (cc, &rs, MSS, 0, MS (100));
+  ref->ops->on_ack (ref, &rs, MSS, 0, MS (100));
+  g_assert_cmpuint (ref->ops->bandwidth (ref), ==, 8000000);
   /* one back-off per round: 0.5, 0.25, 0.125, then the floor */
   for (guint i = 0; i < 4; i++)
     octo_cc_on_nack (cc, 3, MS (110 + 110 * i));
@@ -234,6 +240,8 @@ test_trim_aware_bbr_keeps_bbr_minimum_window (void)
   g_assert_cmpuint (cc->ops->cwnd (cc), ==, least);
   g_assert_cmpuint (cc->ops->pacing_rate (cc), ==,
       (guint64) (ref->ops->pacing_rate (ref) * 0.1));
+  /* 4 packets a 100 ms round trip: 320 kbit/s, not 800 */
+  g_assert_cmpuint (cc->ops->bandwidth (cc), ==, 320000);
 
   cc->ops->on_timeout (cc, MSS, MS (600));
   ref->ops->on_timeout (ref, MSS, MS (600));
