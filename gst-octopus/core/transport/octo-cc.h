@@ -120,7 +120,8 @@ gdouble octo_cc_quco_ssthresh (const OctoCc *cc);
  * for each round trip without a NACK.  The window is never scaled below
  * BBR's own least (OCTO_BBR_MIN_PIPE_PACKETS of @mss): a tenth of that is
  * less than one packet, which lets one out per round trip and leaves the
- * send buffer to grow. */
+ * send buffer to grow.  The estimate is at most what the window sends in
+ * a smoothed round trip. */
 #define OCTO_QUCO_TRIM_RECOVERY 0.05
 OctoCc *octo_cc_new_trim_aware (OctoCc *inner, guint32 mss);
 gdouble octo_cc_trim_aware_factor (const OctoCc *cc);
