@@ -136,7 +136,7 @@ guint64 octo_engine_stream_share (OctoEngine *engine, guint64 source,
 OctoTime octo_engine_drain_time (OctoEngine *engine, OctoTime now);
 /* Rule 2 for a message with @header of @source arriving at @now, judged as
  * if its head reached the front once the queue ahead of it drained
- * (octo_engine_drain_time) at today's share: TRUE if the bitrate rule
+ * (octo_engine_drain_time) at the share in force: TRUE if the bitrate rule
  * would drop it then.  No dropper can be newer than a message not yet
  * queued, so only the slack and the threshold count.  A sender that packs
  * several messages into one (a QUCO layered frame, octo-qpacket.h) asks
