@@ -166,11 +166,12 @@ main (int argc, char **argv)
         ", \"frames\": %" G_GUINT64_FORMAT ", \"frames_complete\": %"
         G_GUINT64_FORMAT ", \"frame_delay_mean_ms\": %.3f"
         ", \"frame_delay_p99_ms\": %.3f, \"rescheduled\": %" G_GUINT64_FORMAT
+        ", \"padding_packets\": %" G_GUINT64_FORMAT
         ", \"path_packets\": [", f, r->packets_sent, r->packets_lost, r->packets_delivered,
         r->packets_delivered ? (gdouble) r->owd_sum / r->packets_delivered /
         OCTO_MSECOND : 0, r->window_bytes * 8 / (window_to - window_from) /
         1e6, r->frames, r->frames_complete, mean, p99,
-        r->packets_rescheduled);
+        r->packets_rescheduled, r->padding_packets);
     for (guint p = 0; p < config.flows[f].n_paths; p++)
       printf ("%s%" G_GUINT64_FORMAT, p ? ", " : "", r->path_packets[p]);
     printf ("]}\n");

@@ -5,15 +5,13 @@
 #include "link/octo-link.h"
 #include "qdisc/octo-qdisc.h"
 #include "transport/octo-acker.h"
+#include "transport/octo-sender.h"
 
 #define PACKET_BYTES (SIM_MP_PAYLOAD + OCTO_LINK_OVERHEAD)
 #define BACKLOG_PACKETS 8       /* a backlogged flow keeps this many queued */
 #define SEND_BUFFER_BYTES 1000000
 /* before the first estimate a video flow sends at this rate */
 #define VIDEO_START_BPS 300000
-/* a video flow pads a probing path while its estimate is below this many
- * times its maximum */
-#define PROBE_HEADROOM 1.25
 #define TRACE_PERIOD_MS 3000
 #define MIN_STEP OCTO_USECOND
 
@@ -78,6 +76,7 @@ typedef struct {
   OctoTime wake;
   OctoTime next_frame;
   guint32 next_msg;
+  OctoArrivalMeter submitted;   /* link bytes queued, as the sender counts */
   GHashTable *frames;           /* frame id -> FrameRx */
 } Flow;
 
@@ -164,6 +163,8 @@ transmit (World *w, guint f, guint path, const AppPacket *app,
     np->app = *app;
     fl->result->packets_sent++;
     fl->result->path_packets[path]++;
+  } else if (now >= w->window_start && now < w->window_end) {
+    fl->result->padding_packets++;
   }
   if (in_outage (&w->config->links[link], now))
     on_link_drop (&p, OCTO_DROP_OVERFLOW, w);
@@ -190,6 +191,7 @@ queue_message (Flow *fl, guint32 frame, guint n_frags, guint32 last_size,
     app->frag = i;
     app->n_frags = n_frags;
     app->capture = now;
+    octo_arrival_meter_add (&fl->submitted, p.size, now);
     octo_mp_session_enqueue (fl->session, &p, now, FALSE, now);
   }
 }
@@ -213,13 +215,13 @@ capture_frame (Flow *fl, OctoTime now)
   queue_message (fl, frame, n, MAX (last, OCTO_LINK_OVERHEAD + 1), now);
 }
 
+/* A video flow pads as octopussink's sender does (probe-ceiling 0). */
 static gboolean
-wants_padding (const Flow *fl, guint path)
+wants_padding (const Flow *fl, guint path, OctoTime now)
 {
   return fl->config->video_max_bps &&
-      octo_mp_session_may_pad (fl->session, path) &&
-      octo_mp_session_bandwidth (fl->session) <
-      PROBE_HEADROOM * fl->config->video_max_bps;
+      octo_mp_session_wants_padding (fl->session, path,
+      octo_sender_probe_ceiling (0, &fl->submitted, now));
 }
 
 static void
@@ -246,7 +248,7 @@ run_flow (World *w, guint f, OctoTime now)
         break;
       case OCTO_SEND_EMPTY:
         if (octo_mp_session_probe_due (fl->session, path, now) ||
-            wants_padding (fl, path))
+            wants_padding (fl, path, now))
           transmit (w, f, path, NULL, PACKET_BYTES, now);
         else
           octo_mp_session_idle (fl->session, path, now);
@@ -382,6 +384,7 @@ start_flow (World *w, guint f, OctoTime now)
   }
   fl->session = octo_mp_session_new (&sc, paths, fl->config->n_paths);
   g_assert (fl->session);
+  octo_arrival_meter_init (&fl->submitted);
   fl->next_frame = now;
 }
 

@@ -67,6 +67,7 @@ typedef struct {
   GArray *frame_delays;                 /* OctoTime */
   guint64 packets_rescheduled;
   guint64 path_packets[SIM_MP_MAX_LINKS];       /* data packets sent */
+  guint64 padding_packets;      /* padding sent in the report's window */
 } SimMpFlowResult;
 
 typedef struct {

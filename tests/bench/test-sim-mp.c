@@ -15,21 +15,30 @@ link_of (guint mbps, guint one_way_ms, guint buffer_ms)
   return l;
 }
 
+/* A video of at most 2 Mbit/s over two 4 Mbit/s links, 20 and @owd2_ms one
+ * way, Delay-BBR paths and the minimum-cost scheduler. */
+static SimMpConfig
+two_link_video (guint owd2_ms, OctoTime duration)
+{
+  SimMpConfig c = {
+    .n_links = 2,
+    .links = { link_of (4, 20, 300), link_of (4, owd2_ms, 300) },
+    .n_flows = 1,
+    .flows = { {.n_paths = 2,.links = {0, 1},.cc = OCTO_SENDER_DELAY_BBR,
+            .scheduler = "min-cost",.video_max_bps = 2000000} },
+    .duration = duration,
+    .seed = 1,
+  };
+  return c;
+}
+
 /* A 2 Mbit/s video over two idle 4 Mbit/s links of 20 ms: the minimum-cost
  * scheduler spreads each frame over both, every frame arrives whole, and
  * soon after one one-way delay plus its transmission time. */
 static void
 test_video_over_two_links_uses_both (void)
 {
-  SimMpConfig c = {
-    .n_links = 2,
-    .links = { link_of (4, 20, 300), link_of (4, 20, 300) },
-    .n_flows = 1,
-    .flows = { {.n_paths = 2,.links = {0, 1},.cc = OCTO_SENDER_DELAY_BBR,
-            .scheduler = "min-cost",.video_max_bps = 2000000} },
-    .duration = 20 * S,
-    .seed = 1,
-  };
+  SimMpConfig c = two_link_video (20, 20 * S);
   SimMpResult r;
   gdouble mean = 0;
   SimMpFlowResult *v;
@@ -49,6 +58,30 @@ test_video_over_two_links_uses_both (void)
   g_assert_cmpfloat (mean, >, 20 * MS);
   g_assert_cmpfloat (mean, <, 40 * MS);
   sim_mp_result_clear (&r);
+}
+
+/* A video flow pads as octopussink does: while a path's estimate is under
+ * four times what the flow sends.  At 2 Mbit/s over two 4 Mbit/s links
+ * that is every probing phase; at 0.5 Mbit/s the paths' estimates pass
+ * the ceiling and the padding stops (before session 30 the simulator
+ * stopped both at 1.25 times the video's maximum, over both paths). */
+static void
+test_a_video_pads_while_its_paths_are_under_four_times_its_rate (void)
+{
+  SimMpConfig c = two_link_video (20, 30 * S);
+  SimMpResult full, low;
+
+  sim_mp_run (&c, 10 * S, 30 * S, &full);
+  c.flows[0].video_max_bps = 500000;
+  sim_mp_run (&c, 10 * S, 30 * S, &low);
+  g_test_message ("padding packets 10-30 s: 2 Mbit/s %" G_GUINT64_FORMAT
+      ", 0.5 Mbit/s %" G_GUINT64_FORMAT, full.flows[0].padding_packets,
+      low.flows[0].padding_packets);
+  g_assert_cmpuint (full.flows[0].padding_packets, >, 100);
+  g_assert_cmpuint (low.flows[0].padding_packets, <,
+      full.flows[0].padding_packets / 10);
+  sim_mp_result_clear (&full);
+  sim_mp_result_clear (&low);
 }
 
 /* The same inputs give the same run. */
@@ -122,15 +155,7 @@ test_a_backlogged_flow_fills_its_link (void)
 static void
 test_a_path_outage_costs_no_frame (void)
 {
-  SimMpConfig c = {
-    .n_links = 2,
-    .links = { link_of (4, 20, 300), link_of (4, 50, 300) },
-    .n_flows = 1,
-    .flows = { {.n_paths = 2,.links = {0, 1},.cc = OCTO_SENDER_DELAY_BBR,
-            .scheduler = "min-cost",.video_max_bps = 2000000} },
-    .duration = 30 * S,
-    .seed = 1,
-  };
+  SimMpConfig c = two_link_video (50, 30 * S);
   SimMpResult clean, cut;
 
   sim_mp_run (&c, 0, 30 * S, &clean);
@@ -160,6 +185,9 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim-mp/video-over-two-links-uses-both",
       test_video_over_two_links_uses_both);
+  g_test_add_func
+      ("/sim-mp/a-video-pads-while-its-paths-are-under-four-times-its-rate",
+      test_a_video_pads_while_its_paths_are_under_four_times_its_rate);
   g_test_add_func ("/sim-mp/runs-are-deterministic",
       test_runs_are_deterministic);
   g_test_add_func ("/sim-mp/a-backlogged-flow-fills-its-link",

@@ -247,11 +247,13 @@ idle_probe_time (const OctoMpSession *s, const MpPath *mp)
 }
 
 gboolean
-octo_mp_session_may_pad (const OctoMpSession *s, guint path)
+octo_mp_session_wants_padding (const OctoMpSession *s, guint path,
+    guint64 ceiling)
 {
   const OctoSendPath *p = s->paths[path].path;
 
-  return octo_send_path_probing (p) && !octo_send_path_queue_standing (p);
+  return octo_send_path_wants_padding (p, ceiling) &&
+      !octo_send_path_queue_standing (p);
 }
 
 gboolean

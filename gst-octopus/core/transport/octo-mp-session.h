@@ -143,11 +143,13 @@ OctoSendNext octo_mp_session_dequeue (OctoMpSession *session, OctoTime now,
  * with octo_mp_session_idle() counts as sent). */
 gboolean octo_mp_session_probe_due (const OctoMpSession *session,
     guint path, OctoTime now);
-/* Whether path @path may carry padding that probes for bandwidth (the
- * caller decides whether the stream wants it): its controller is probing
- * and its queue does not stand, since padding in a dip only holds up what
- * the scheduler puts on the path next (design §5 Multipath). */
-gboolean octo_mp_session_may_pad (const OctoMpSession *session, guint path);
+/* Whether path @path should carry padding that probes for bandwidth up to
+ * @ceiling (octo_send_path_wants_padding(): its own estimate, so that each
+ * path is measured), unless its queue stands, since padding in a dip only
+ * holds up what the scheduler puts on the path next (design §5
+ * Multipath). */
+gboolean octo_mp_session_wants_padding (const OctoMpSession *session,
+    guint path, guint64 ceiling);
 /* Path @path sends nothing now (see octo_send_path_idle()). */
 void octo_mp_session_idle (OctoMpSession *session, guint path,
     OctoTime now);

@@ -240,6 +240,13 @@ octo_send_path_probing (const OctoSendPath *path)
   return path->cc->ops->probing && path->cc->ops->probing (path->cc);
 }
 
+gboolean
+octo_send_path_wants_padding (const OctoSendPath *path, guint64 ceiling)
+{
+  return octo_send_path_probing (path) &&
+      octo_send_path_estimate (path) < ceiling;
+}
+
 /* A windowed controller's pacer drains a backlog that its own rate would
  * need more than a minimum round trip for, within that round trip, at up
  * to OCTO_SEND_PATH_PACING_HEADROOM times the estimate (header); never

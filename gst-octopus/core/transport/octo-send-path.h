@@ -135,6 +135,12 @@ OctoTime octo_send_path_hold_back (const OctoSendPath *path);
 OctoTime octo_send_path_min_rtt (const OctoSendPath *path);
 const gchar *octo_send_path_state (const OctoSendPath *path);
 gboolean octo_send_path_probing (const OctoSendPath *path);
+/* Whether padding on this path now would probe for bandwidth the stream
+ * could use: its controller is probing and its estimate is below @ceiling
+ * (bits/s of link bytes, the whole stream's; octo_sender_probe_ceiling();
+ * 0: never). */
+gboolean octo_send_path_wants_padding (const OctoSendPath *path,
+    guint64 ceiling);
 /* When the first tracked packet sent since the last ACK left;
  * OCTO_TIME_NONE if none did, or before the first ACK (a GStreamer 1.22
  * receiver may send its first feedback seconds into a call). */

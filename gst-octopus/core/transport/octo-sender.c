@@ -1,7 +1,6 @@
 /* gst-octopus core: the sending side of a connection (see octo-sender.h). */
 #include "octo-sender.h"
 
-#include "octo-rate.h"
 #include "octo-receiver.h"
 
 #include <string.h>
@@ -280,21 +279,27 @@ octo_sender_submit_qframe (OctoSender *s, const OctoQFrame *frame,
       frame->data->data, octo_qlayout_total (&layout), now, accepted);
 }
 
-/* Whether an idle sender should pad now to measure @path. */
-static gboolean
-wants_probe (const OctoSender *s, const OctoSendPath *path, OctoTime now)
+guint64
+octo_sender_probe_ceiling (guint64 configured,
+    const OctoArrivalMeter *submitted, OctoTime now)
 {
-  guint64 ceiling = s->config.probe_ceiling;
+  OctoTime start = now > OCTO_SENDER_SUBMITTED_WINDOW ?
+      now - OCTO_SENDER_SUBMITTED_WINDOW : 0;
 
-  if (!s->config.probe || !octo_send_path_probing (path))
-    return FALSE;
-  if (ceiling == 0) {
-    OctoTime start = now > OCTO_SENDER_SUBMITTED_WINDOW ?
-        now - OCTO_SENDER_SUBMITTED_WINDOW : 0;
-    ceiling = OCTO_SENDER_PROBE_HEADROOM *
-        octo_arrival_meter_rate (&s->submitted, start, now);
-  }
-  return ceiling > 0 && octo_send_path_estimate (path) < ceiling;
+  if (configured)
+    return configured;
+  return OCTO_SENDER_PROBE_HEADROOM *
+      octo_arrival_meter_rate (submitted, start, now);
+}
+
+/* The rate up to which this sender pads now; 0: not at all. */
+static guint64
+probe_ceiling (const OctoSender *s, OctoTime now)
+{
+  if (!s->config.probe)
+    return 0;
+  return octo_sender_probe_ceiling (s->config.probe_ceiling, &s->submitted,
+      now);
 }
 
 /* One full-size single-packet message of the padding stream, for a path
@@ -361,7 +366,6 @@ poll_mp (OctoSender *s, OctoTime now, guint8 *out, guint *path,
 {
   OctoPacket p;
   const OutPacket *pkt;
-  const OctoSendPath *sp;
   gsize len;
 
   for (;;) {
@@ -382,11 +386,11 @@ poll_mp (OctoSender *s, OctoTime now, guint8 *out, guint *path,
       case OCTO_SEND_EMPTY:
         /* a down path is due its probe (only an ACK brings it back), or
          * an idle one (only a sample refreshes it) */
-        sp = octo_mp_session_path (s->mp, *path);
         if (octo_mp_session_probe_due (s->mp, *path, now) ||
-            (octo_mp_session_may_pad (s->mp, *path) &&
-                wants_probe (s, sp, now))) {
-          len = write_padding (s, octo_send_path_pacing_rate (sp), out);
+            octo_mp_session_wants_padding (s->mp, *path,
+                probe_ceiling (s, now))) {
+          len = write_padding (s, octo_send_path_pacing_rate
+              (octo_mp_session_path (s->mp, *path)), out);
           transmit_on (s, *path, out, len, now);
           count_padding (s, len);
           return len;
@@ -421,7 +425,8 @@ octo_sender_poll (OctoSender *s, OctoTime now, guint8 *out, OctoTime *wake)
     case OCTO_SEND_HELD:
       return 0;
     case OCTO_SEND_EMPTY:
-      if (wants_probe (s, octo_send_session_path (s->session), now)) {
+      if (octo_send_path_wants_padding (octo_send_session_path (s->session),
+              probe_ceiling (s, now))) {
         len = write_padding (s, octo_send_path_pacing_rate
             (octo_send_session_path (s->session)), out);
         transmit (s, out, len, now);

@@ -22,6 +22,7 @@
 #include "octo-mp-session.h"
 #include "octo-preset.h"
 #include "octo-qpacket.h"
+#include "octo-rate.h"
 #include "octo-send-session.h"
 
 G_BEGIN_DECLS
@@ -73,6 +74,14 @@ typedef struct {
  * not make the queue long. */
 #define OCTO_SENDER_PADDING_SLACK_MS OCTO_PRESET_QUALITY_SLACK_MS
 #define OCTO_SENDER_SUBMITTED_WINDOW (1 * OCTO_SECOND)
+
+/* The rate up to which an idle sender pads to probe (OctoSenderConfig's
+ * probe_ceiling): @configured, or by default (0)
+ * OCTO_SENDER_PROBE_HEADROOM times the rate @submitted measured over the
+ * last OCTO_SENDER_SUBMITTED_WINDOW (link bytes the app submitted).  One
+ * rule for every sender shell and the multipath simulator. */
+guint64 octo_sender_probe_ceiling (guint64 configured,
+    const OctoArrivalMeter *submitted, OctoTime now);
 /* ACKs asking for a key frame within this of the last request taken are
  * the same request (the receiver repeats it for
  * OCTO_RECEIVER_KEYFRAME_REQUEST_SPAN). */

@@ -417,6 +417,26 @@ test_probe_ceiling_stops_padding (void)
   g_assert_cmpuint (st.padding_bytes * 4, <, st_free.padding_bytes);
 }
 
+/* The one ceiling rule both the sender and the multipath simulator pad
+ * by: an app's own ceiling wins; by default four times what the app
+ * submitted over the last second, and nothing before it submitted. */
+static void
+test_probe_ceiling_is_four_times_the_submitted_rate (void)
+{
+  OctoArrivalMeter m;
+
+  octo_arrival_meter_init (&m);
+  g_assert_cmpuint (octo_sender_probe_ceiling (0, &m, OCTO_SECOND), ==, 0);
+  octo_arrival_meter_add (&m, 10000, 500 * OCTO_MSECOND);
+  octo_arrival_meter_add (&m, 10000, 1500 * OCTO_MSECOND);
+  octo_arrival_meter_add (&m, 10000, 2 * OCTO_SECOND);
+  /* (1 s, 2 s] holds 20 kB: 160 kbit/s */
+  g_assert_cmpuint (octo_sender_probe_ceiling (0, &m, 2 * OCTO_SECOND), ==,
+      4 * 160000);
+  g_assert_cmpuint (octo_sender_probe_ceiling (3000000, &m,
+          2 * OCTO_SECOND), ==, 3000000);
+}
+
 /* Each 33 ms: a 8 kB base message and a 17 kB enhancement the network may
  * drop below 3.5 Mbit/s (6 Mbit/s in all). */
 static OctoTime
@@ -1035,6 +1055,9 @@ main (int argc, char **argv)
       test_padding_passes_an_octopus_queue_that_is_not_congested);
   g_test_add_func ("/transport/sender/probe-ceiling-stops-padding",
       test_probe_ceiling_stops_padding);
+  g_test_add_func
+      ("/transport/sender/probe-ceiling-is-four-times-the-submitted-rate",
+      test_probe_ceiling_is_four_times_the_submitted_rate);
   g_test_add_func
       ("/transport/sender/estimate-follows-a-capacity-drop-of-an-app-limited-sender",
       test_estimate_follows_a_capacity_drop_of_an_app_limited_sender);
