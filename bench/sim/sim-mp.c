@@ -215,7 +215,8 @@ capture_frame (Flow *fl, OctoTime now)
   queue_message (fl, frame, n, MAX (last, OCTO_LINK_OVERHEAD + 1), now);
 }
 
-/* A video flow pads as octopussink's sender does (probe-ceiling 0). */
+/* A video flow pads as octopussink's sender does (probe-ceiling 0), so
+ * the sweep measures the live arms' rule. */
 static gboolean
 wants_padding (const Flow *fl, guint path, OctoTime now)
 {

@@ -138,7 +138,8 @@ gboolean octo_send_path_probing (const OctoSendPath *path);
 /* Whether padding on this path now would probe for bandwidth the stream
  * could use: its controller is probing and its estimate is below @ceiling
  * (bits/s of link bytes, the whole stream's; octo_sender_probe_ceiling();
- * 0: never). */
+ * 0: never).  The path's own estimate, not the stream's, so that each path
+ * of a multipath stream is measured up to what the stream could use. */
 gboolean octo_send_path_wants_padding (const OctoSendPath *path,
     guint64 ceiling);
 /* When the first tracked packet sent since the last ACK left;

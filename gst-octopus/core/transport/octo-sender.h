@@ -78,8 +78,10 @@ typedef struct {
 /* The rate up to which an idle sender pads to probe (OctoSenderConfig's
  * probe_ceiling): @configured, or by default (0)
  * OCTO_SENDER_PROBE_HEADROOM times the rate @submitted measured over the
- * last OCTO_SENDER_SUBMITTED_WINDOW (link bytes the app submitted).  One
- * rule for every sender shell and the multipath simulator. */
+ * last OCTO_SENDER_SUBMITTED_WINDOW (link bytes the app submitted), so 0
+ * (no padding) before the app submitted anything.  A sender with probing
+ * off (OctoSenderConfig's probe) does not ask.  One rule for every sender
+ * shell and the multipath simulator. */
 guint64 octo_sender_probe_ceiling (guint64 configured,
     const OctoArrivalMeter *submitted, OctoTime now);
 /* ACKs asking for a key frame within this of the last request taken are

@@ -418,8 +418,10 @@ test_probe_ceiling_stops_padding (void)
 }
 
 /* The one ceiling rule both the sender and the multipath simulator pad
- * by: an app's own ceiling wins; by default four times what the app
- * submitted over the last second, and nothing before it submitted. */
+ * by, pinned: an app's own ceiling wins; by default four times what the
+ * app submitted over the last second, and nothing before it submitted.
+ * How the sender uses it: app-limited-sender-probes-for-headroom,
+ * probe-ceiling-stops-padding and the multipath sender's tests. */
 static void
 test_probe_ceiling_is_four_times_the_submitted_rate (void)
 {
