@@ -60,11 +60,12 @@ test_video_over_two_links_uses_both (void)
   sim_mp_result_clear (&r);
 }
 
-/* A video flow pads as octopussink does: while a path's estimate is under
- * four times what the flow sends.  At 2 Mbit/s over two 4 Mbit/s links
- * that is every probing phase; at 0.5 Mbit/s the paths' estimates pass
- * the ceiling and the padding stops (before session 30 the simulator
- * stopped both at 1.25 times the video's maximum, over both paths). */
+/* A video flow pads as octopussink does: while a path's own estimate is
+ * under four times what the flow sends.  At 2 Mbit/s over two 4 Mbit/s
+ * links that is every probing phase; at 0.5 Mbit/s the paths' estimates
+ * pass the ceiling and the padding stops.  (The simulator's rule before
+ * session 30, the paths together under 1.25 times the video's maximum,
+ * sent none at 2 Mbit/s either.) */
 static void
 test_a_video_pads_while_its_paths_are_under_four_times_its_rate (void)
 {
