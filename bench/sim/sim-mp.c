@@ -215,14 +215,14 @@ capture_frame (Flow *fl, OctoTime now)
   queue_message (fl, frame, n, MAX (last, OCTO_LINK_OVERHEAD + 1), now);
 }
 
-/* A video flow pads as octopussink's sender does (probe-ceiling 0), so
- * the sweep measures the live arms' rule. */
-static gboolean
-wants_padding (const Flow *fl, guint path, OctoTime now)
+/* A video flow probes as octopussink's sender does (probe-ceiling 0), so
+ * the sweep measures the live arms' rule; a backlogged flow never needs
+ * to. */
+static guint64
+probe_ceiling (const Flow *fl, OctoTime now)
 {
-  return fl->config->video_max_bps &&
-      octo_mp_session_wants_padding (fl->session, path,
-      octo_sender_probe_ceiling (0, &fl->submitted, now));
+  return fl->config->video_max_bps ?
+      octo_sender_probe_ceiling (0, &fl->submitted, now) : 0;
 }
 
 static void
@@ -248,8 +248,8 @@ run_flow (World *w, guint f, OctoTime now)
         transmit (w, f, path, p.data, p.size, now);
         break;
       case OCTO_SEND_EMPTY:
-        if (octo_mp_session_probe_due (fl->session, path, now) ||
-            wants_padding (fl, path, now))
+        if (octo_mp_session_pads (fl->session, path, probe_ceiling (fl, now),
+                now))
           transmit (w, f, path, NULL, PACKET_BYTES, now);
         else
           octo_mp_session_idle (fl->session, path, now);

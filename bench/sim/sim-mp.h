@@ -9,8 +9,8 @@
  * a video source at 30 frames/s whose frame size follows the session's
  * bandwidth estimate at once, up to a maximum (the Delay-BBR paper's ideal
  * encoder); an app-limited video flow pads a path whose controller probes,
- * and every flow pads a path due a probe (octo_mp_session_probe_due(): down,
- * or passed over by the scheduler).
+ * and every flow pads a path due a probe (down, or passed over by the
+ * scheduler): octo_mp_session_pads(), as the sender does.
  * A single-path flow may run WebRTC's GCC instead (the core's octo-gcc.h).
  * Used by octo-sim-mp and its tests. */
 #pragma once

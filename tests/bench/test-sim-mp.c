@@ -65,7 +65,7 @@ test_video_over_two_links_uses_both (void)
  * links that is every probing phase; at 0.5 Mbit/s the paths' estimates
  * pass the ceiling and the padding stops.  (The simulator's rule before
  * session 30, the paths together under 1.25 times the video's maximum,
- * sent none at 2 Mbit/s either.) */
+ * 2.5 Mbit/s, sent none at 2 Mbit/s.) */
 static void
 test_a_video_pads_while_its_paths_are_under_four_times_its_rate (void)
 {

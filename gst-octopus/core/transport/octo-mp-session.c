@@ -247,16 +247,6 @@ idle_probe_time (const OctoMpSession *s, const MpPath *mp)
 }
 
 gboolean
-octo_mp_session_wants_padding (const OctoMpSession *s, guint path,
-    guint64 ceiling)
-{
-  const OctoSendPath *p = s->paths[path].path;
-
-  return octo_send_path_wants_padding (p, ceiling) &&
-      !octo_send_path_queue_standing (p);
-}
-
-gboolean
 octo_mp_session_probe_due (const OctoMpSession *s, guint path, OctoTime now)
 {
   const MpPath *mp = &s->paths[path];
@@ -268,6 +258,28 @@ octo_mp_session_probe_due (const OctoMpSession *s, guint path, OctoTime now)
     return FALSE;
   due = idle_probe_time (s, mp);
   return due != OCTO_TIME_NONE && now >= due;
+}
+
+/* Padding that probes for bandwidth up to @ceiling
+ * (octo_send_path_wants_padding(): the path's own estimate, so that each
+ * path is measured), unless the path's queue stands, since padding in a
+ * dip only holds up what the scheduler puts on the path next (design §5
+ * Multipath). */
+static gboolean
+wants_padding (const OctoMpSession *s, guint path, guint64 ceiling)
+{
+  const OctoSendPath *p = s->paths[path].path;
+
+  return octo_send_path_wants_padding (p, ceiling) &&
+      !octo_send_path_queue_standing (p);
+}
+
+gboolean
+octo_mp_session_pads (const OctoMpSession *s, guint path, guint64 ceiling,
+    OctoTime now)
+{
+  return octo_mp_session_probe_due (s, path, now) ||
+      wants_padding (s, path, ceiling);
 }
 
 static gboolean

@@ -143,13 +143,17 @@ OctoSendNext octo_mp_session_dequeue (OctoMpSession *session, OctoTime now,
  * with octo_mp_session_idle() counts as sent). */
 gboolean octo_mp_session_probe_due (const OctoMpSession *session,
     guint path, OctoTime now);
-/* Whether path @path should carry padding that probes for bandwidth up to
+/* Whether path @path, which octo_mp_session_dequeue() found with nothing
+ * to send, sends one padding packet now: its probe is due
+ * (octo_mp_session_probe_due()), or it is probing for bandwidth below
  * @ceiling (octo_send_path_wants_padding(): its own estimate, so that each
- * path is measured), unless its queue stands, since padding in a dip only
- * holds up what the scheduler puts on the path next (design §5
- * Multipath). */
-gboolean octo_mp_session_wants_padding (const OctoMpSession *session,
-    guint path, guint64 ceiling);
+ * path is measured) and its queue does not stand, since padding in a dip
+ * only holds up what the scheduler puts on the path next (design §5
+ * Multipath).  @ceiling: octo_sender_probe_ceiling(), 0 for a stream that
+ * does not probe.  If not, the caller says so with octo_mp_session_idle().
+ * One rule for the sender and the multipath simulator. */
+gboolean octo_mp_session_pads (const OctoMpSession *session, guint path,
+    guint64 ceiling, OctoTime now);
 /* Path @path sends nothing now (see octo_send_path_idle()). */
 void octo_mp_session_idle (OctoMpSession *session, guint path,
     OctoTime now);

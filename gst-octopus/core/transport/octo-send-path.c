@@ -234,8 +234,8 @@ octo_send_path_unacked_since (const OctoSendPath *path)
       path->unacked_since;
 }
 
-gboolean
-octo_send_path_probing (const OctoSendPath *path)
+static gboolean
+probing (const OctoSendPath *path)
 {
   return path->cc->ops->probing && path->cc->ops->probing (path->cc);
 }
@@ -243,7 +243,7 @@ octo_send_path_probing (const OctoSendPath *path)
 gboolean
 octo_send_path_wants_padding (const OctoSendPath *path, guint64 ceiling)
 {
-  return octo_send_path_probing (path) &&
+  return probing (path) &&
       octo_send_path_estimate (path) < ceiling;
 }
 

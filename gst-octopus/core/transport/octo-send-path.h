@@ -134,7 +134,6 @@ guint64 octo_send_path_cwnd (const OctoSendPath *path);
 OctoTime octo_send_path_hold_back (const OctoSendPath *path);
 OctoTime octo_send_path_min_rtt (const OctoSendPath *path);
 const gchar *octo_send_path_state (const OctoSendPath *path);
-gboolean octo_send_path_probing (const OctoSendPath *path);
 /* Whether padding on this path now would probe for bandwidth the stream
  * could use: its controller is probing and its estimate is below @ceiling
  * (bits/s of link bytes, the whole stream's; octo_sender_probe_ceiling();

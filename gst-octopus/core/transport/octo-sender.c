@@ -386,9 +386,8 @@ poll_mp (OctoSender *s, OctoTime now, guint8 *out, guint *path,
       case OCTO_SEND_EMPTY:
         /* a down path is due its probe (only an ACK brings it back), or
          * an idle one (only a sample refreshes it) */
-        if (octo_mp_session_probe_due (s->mp, *path, now) ||
-            octo_mp_session_wants_padding (s->mp, *path,
-                probe_ceiling (s, now))) {
+        if (octo_mp_session_pads (s->mp, *path, probe_ceiling (s, now),
+                now)) {
           len = write_padding (s, octo_send_path_pacing_rate
               (octo_mp_session_path (s->mp, *path)), out);
           transmit_on (s, *path, out, len, now);
